@@ -1,0 +1,143 @@
+"""Settings: one pydantic-settings class, env prefix SOUVENIR_, `.env` supported.
+
+Every variable is documented in `.env.example`. `load_settings()` turns validation errors into one
+`ConfigError` line that names the variable and what it expects.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import time
+from pathlib import Path
+from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.errors import ConfigError
+
+LLMProvider = Literal["openai", "anthropic", "openai-compatible"]
+
+_DEFAULT_MODELS: dict[str, str] = {
+    "openai": "gpt-4o-mini",
+    "anthropic": "claude-3-5-haiku-latest",
+    "openai-compatible": "llama3.2",
+}
+OLLAMA_URL = "http://localhost:11434/v1"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix="SOUVENIR_", env_file=".env", env_file_encoding="utf-8", extra="ignore"
+    )
+
+    # Storage
+    data_dir: Path = Path("./data")
+    redis_url: str | None = None
+    qdrant_url: str | None = None
+    qdrant_api_key: SecretStr | None = None
+
+    # Language model
+    llm_provider: LLMProvider = "openai-compatible"
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_base_url: str | None = None
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    llm_max_retries: int = Field(default=3, ge=0, le=10)
+    llm_extraction: bool = True  # also use the LLM to extract memories (offline extraction always runs)
+
+    # Embeddings
+    embedding_provider: Literal["use", "openai-compatible"] = "use"
+    embedding_model: str | None = None
+    embedding_base_url: str | None = None
+
+    # Companion
+    persona_file: Path | None = None
+    default_timezone: str = "UTC"
+    default_language: Literal["en", "fr"] = "en"
+    window_turns: int = Field(default=20, ge=2, le=200)
+    window_ttl_hours: float = Field(default=72.0, gt=0)
+    disclosure_enabled: bool = True
+    disclosure_interval_hours: float = Field(default=3.0, gt=0)
+    disclosure_text_en: str | None = None
+    disclosure_text_fr: str | None = None
+
+    # Telegram
+    telegram_token: SecretStr | None = None
+    telegram_api_url: str = "https://api.telegram.org"
+    telegram_webhook_url: str | None = None
+    telegram_webhook_secret: SecretStr | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = Field(default=8443, ge=1, le=65535)
+
+    # Discord
+    discord_token: SecretStr | None = None
+    discord_api_url: str | None = None
+    discord_gateway_url: str | None = None
+    discord_shards: int | None = Field(default=None, ge=1)
+
+    # Unprompted messages
+    birthday_time: time = time(9, 0)
+    birthday_days_before_others: int = Field(default=0, ge=0, le=7)
+    checkin_after_days: int = Field(default=3, ge=1)
+    quiet_hours: str = "22:00-08:00"
+    proactive_daily_cap: int = Field(default=2, ge=1)
+
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+
+    @field_validator("default_timezone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ValueError("an IANA time zone name such as Europe/Paris or America/New_York") from exc
+        return value
+
+    @field_validator("quiet_hours")
+    @classmethod
+    def _quiet_hours(cls, value: str) -> str:
+        if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d", value.strip()):
+            raise ValueError("a local time range HH:MM-HH:MM such as 22:00-08:00")
+        return value.strip()
+
+    @model_validator(mode="after")
+    def _provider_needs(self) -> Settings:
+        if self.llm_provider == "openai-compatible" and self.llm_base_url is None:
+            self.llm_base_url = OLLAMA_URL
+        if self.llm_provider in ("openai", "anthropic") and self.llm_api_key is None:
+            raise ValueError(
+                f"SOUVENIR_LLM_API_KEY: an API key is required when SOUVENIR_LLM_PROVIDER={self.llm_provider}"
+            )
+        return self
+
+    @property
+    def resolved_llm_model(self) -> str:
+        return self.llm_model or _DEFAULT_MODELS[self.llm_provider]
+
+    @property
+    def quiet_hours_range(self) -> tuple[time, time]:
+        start, end = self.quiet_hours.split("-")
+        return time.fromisoformat(start), time.fromisoformat(end)
+
+
+def _describe(error: ValidationError) -> str:
+    first = error.errors()[0]
+    loc = first.get("loc") or ()
+    message = str(first.get("msg", "invalid value"))
+    if not loc:
+        # Model-level checks already start with the variable name.
+        return message.removeprefix("Value error, ")
+    variable = "SOUVENIR_" + str(loc[0]).upper()
+    expected = message.removeprefix("Value error, ")
+    value = first.get("input")
+    shown = "" if isinstance(value, dict) or value is None else f" (got {value!r})"
+    return f"{variable}: expected {expected}{shown}"
+
+
+def load_settings(**overrides: object) -> Settings:
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        raise ConfigError(_describe(exc)) from None

@@ -1,0 +1,1 @@
+"""The platform-free core: plain data, ports, and the conversation engine."""

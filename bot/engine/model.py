@@ -1,0 +1,188 @@
+"""Plain values that cross the engine's boundary.
+
+Every adapter normalises its platform's update into an `IncomingMessage`; the engine answers with a
+`Reply`. Nothing here knows about Discord, Telegram, Redis or Qdrant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Literal
+
+Role = Literal["user", "assistant"]
+
+
+class ChatKind(StrEnum):
+    PRIVATE = "private"
+    GROUP = "group"
+
+
+@dataclass(frozen=True, slots=True)
+class UserRef:
+    """A person on one platform. `key` is the identity every store is partitioned by."""
+
+    platform: str  # "telegram" | "discord" | "terminal"
+    user_id: str
+    display_name: str = ""
+
+    @property
+    def key(self) -> str:
+        return f"{self.platform}:{self.user_id}"
+
+
+DM_SCOPE = "dm"
+
+
+def dm_conversation_id(user: UserRef) -> str:
+    """The conversation id of a person's private chat with the bot, the same on every platform."""
+    return f"{user.platform}:dm:{user.user_id}"
+
+
+def group_conversation_id(platform: str, chat_id: str) -> str:
+    return f"{platform}:chat:{chat_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class IncomingMessage:
+    user: UserRef
+    conversation_id: str  # platform-qualified, e.g. "telegram:12345" or "discord:987"
+    message_id: str  # the platform's id for this message, unique within the conversation
+    text: str
+    sent_at: datetime  # timezone-aware UTC
+    chat_kind: ChatKind = ChatKind.PRIVATE
+    language_hint: str | None = None  # e.g. Telegram's `language_code`, Discord's locale
+    reply_to_message_id: str | None = None
+
+    @property
+    def scope(self) -> str:
+        """Where a memory made from this message may surface again: "dm", or "group:<conversation>"."""
+        if self.chat_kind is ChatKind.PRIVATE:
+            return DM_SCOPE
+        return f"group:{self.conversation_id}"
+
+    @property
+    def dedup_key(self) -> str:
+        return f"{self.conversation_id}:{self.message_id}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    text: str
+    language: str  # "en" | "fr"
+    disclosed: bool = False  # carries the AI disclosure
+    fallback: bool = False  # the LLM failed; this is the kind fallback text
+
+
+@dataclass(frozen=True, slots=True)
+class ChatTurn:
+    role: Role
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class MonthDay:
+    """A yearly date such as a birthday; the year is optional (people rarely give it)."""
+
+    month: int
+    day: int
+    year: int | None = None
+
+    def __post_init__(self) -> None:
+        # Validate against a leap year so 29 February is allowed, 30 February is not.
+        date(self.year or 2000, self.month, self.day)
+
+    def isoformat(self) -> str:
+        return f"{self.year:04d}-{self.month:02d}-{self.day:02d}" if self.year else f"--{self.month:02d}-{self.day:02d}"
+
+    @classmethod
+    def parse(cls, text: str) -> MonthDay:
+        if text.startswith("--"):
+            month, day = text[2:].split("-")
+            return cls(int(month), int(day))
+        year, month, day = text.split("-")
+        return cls(int(month), int(day), int(year))
+
+
+@dataclass(frozen=True, slots=True)
+class UserProfile:
+    """What the companion keeps about a person outside of memories: settings and bookkeeping."""
+
+    user_key: str
+    display_name: str = ""
+    timezone: str | None = None  # IANA name; None means the configured default
+    language: str | None = None  # "en" | "fr"
+    birthday: MonthDay | None = None
+    checkins: bool = False  # unprompted check-ins are opt-in
+    birthday_wishes: bool = True  # birthdays are on by default
+    reachable: bool = True  # False once the platform says the user blocked the bot
+    share_dm_memories_in_groups: bool = False
+    first_seen_at: datetime | None = None
+    last_seen_at: datetime | None = None
+    last_disclosed_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecallQuery:
+    user_key: str
+    text: str
+    at: datetime  # the message time: relative dates in the question resolve against it
+    scopes: tuple[str, ...] = (DM_SCOPE,)  # scopes the caller may see
+    timezone: str = "UTC"
+    limit: int = 8
+    max_words: int = 300
+
+
+@dataclass(frozen=True, slots=True)
+class RecalledMemory:
+    memory_id: str
+    kind: str  # "episodic" | "semantic" | "emotional" | "temporal"
+    text: str
+    score: float = 0.0
+    event_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One user message and the companion's answer, handed to long-term memory after the reply."""
+
+    message: IncomingMessage
+    reply: Reply
+    timezone: str
+    language: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryItem:
+    """A memory as the person sees it in /memories and /export."""
+
+    memory_id: str
+    kind: str
+    text: str
+    created_at: datetime
+    event_at: datetime | None = None
+    scope: str = DM_SCOPE
+    extra: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryPage:
+    items: tuple[MemoryItem, ...]
+    offset: int
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class DatedEvent:
+    """A temporal memory the companion may write about unprompted (birthday, anniversary, dated event)."""
+
+    memory_id: str
+    user_key: str
+    what: str  # short words for it in the user's language: "sister's wedding", "entretien d'embauche"
+    on: date  # the local date it happens (for yearly ones, any past or future occurrence)
+    yearly: bool  # birthdays and anniversaries repeat every year
+    kind: str  # "birthday" | "anniversary" | "event"
+    about: str | None = None  # whose: None for the user themself, else "sister", "Marc"…
+    language: str = "en"

@@ -1,0 +1,109 @@
+"""The engine's ports: small protocols owned by the engine, implemented elsewhere and wired in `bot.app`."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from bot.engine.model import (
+    ChatTurn,
+    DatedEvent,
+    Exchange,
+    MemoryItem,
+    MemoryPage,
+    RecalledMemory,
+    RecallQuery,
+    UserProfile,
+)
+
+
+class Clock(Protocol):
+    def now(self) -> datetime:
+        """The current time, timezone-aware UTC."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class CompletionRequest:
+    system: str
+    turns: tuple[ChatTurn, ...]  # oldest first; the last one is the user's new message
+    max_tokens: int = 600
+    temperature: float = 0.8
+
+
+class LanguageModel(Protocol):
+    async def complete(self, request: CompletionRequest) -> str:
+        """The assistant's text. Raises `bot.errors.LLMUnavailable` once retries are spent."""
+        ...
+
+
+class ConversationWindow(Protocol):
+    """Short-term memory: the last turns of one conversation."""
+
+    async def recent_turns(self, conversation_id: str) -> list[ChatTurn]: ...
+
+    async def append_turns(self, conversation_id: str, turns: Sequence[ChatTurn]) -> None: ...
+
+
+class MessageClaims(Protocol):
+    async def claim(self, key: str) -> bool:
+        """True the first time a key is claimed, False on every later call (platform re-deliveries)."""
+        ...
+
+
+class ProfileStore(Protocol):
+    async def load_profile(self, user_key: str) -> UserProfile: ...
+
+    async def save_profile(self, profile: UserProfile) -> None: ...
+
+
+class LongTermMemory(Protocol):
+    async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]: ...
+
+    async def remember_exchange(self, exchange: Exchange) -> None: ...
+
+
+class MemoryBrowser(Protocol):
+    """What a person can do with their own memories (slash commands, CLI)."""
+
+    async def list_memories(self, user_key: str, offset: int, limit: int) -> MemoryPage: ...
+
+    async def forget_memory(self, user_key: str, memory_id: str) -> bool: ...
+
+    async def export_memories(self, user_key: str) -> list[MemoryItem]: ...
+
+    async def remember_note(self, user_key: str, text: str, at: datetime, language: str) -> str: ...
+
+
+class UserDataEraser(Protocol):
+    """Every part that keeps data about a person implements this; erase means gone everywhere."""
+
+    async def forget_user(self, user_key: str) -> None: ...
+
+
+class DatedEvents(Protocol):
+    """Temporal memories (birthdays, anniversaries, dated events) of one person, current ones only."""
+
+    async def dated_events(self, user_key: str) -> list[DatedEvent]: ...
+
+
+class OccasionPlanner(Protocol):
+    """Keeps a person's unprompted messages scheduled; called when what they depend on changes."""
+
+    async def plan_user(self, user_key: str) -> None:
+        """Recompute the person's schedule (birthday, time zone, dated events changed)."""
+        ...
+
+    async def note_activity(self, user_key: str, at: datetime) -> None:
+        """The person just wrote: push back their check-in and count any proactive message as answered."""
+        ...
+
+
+class Messenger(Protocol):
+    """Sends an unprompted message to a person's private chat on one platform."""
+
+    async def send_direct(self, user_key: str, text: str) -> None:
+        """Raises `bot.errors.UserUnreachable` when the platform says the person blocked the bot."""
+        ...

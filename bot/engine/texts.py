@@ -1,0 +1,132 @@
+"""Everything Souvenir says in its own voice (not the LLM's), in English and French.
+
+`say(key, language, **values)` picks the language, falling back to English.
+"""
+
+from __future__ import annotations
+
+_TEXTS: dict[str, dict[str, str]] = {
+    "disclosure": {
+        "en": "(Just so you know: I'm an AI companion, not a person.)",
+        "fr": "(Pour que tu le saches : je suis une IA, pas une personne.)",
+    },
+    "fallback": {
+        "en": "Sorry, I can't think straight right now. Give me a moment and write to me again?",
+        "fr": "Désolé, je n'arrive pas à réfléchir pour l'instant. Tu me réécris dans un moment ?",
+    },
+    "start": {
+        "en": (
+            "Hi {name}! I'm {bot}, an AI companion. I remember what you share with me — the people and "
+            "things you care about, dates that matter — so we can pick up where we left off. "
+            "You stay in control: /memories shows what I keep, /forget erases it, /export gives you a copy, "
+            "/privacy explains where it lives. /help lists everything."
+        ),
+        "fr": (
+            "Salut {name} ! Je suis {bot}, une IA de compagnie. Je me souviens de ce que tu me confies — les "
+            "gens et les choses qui comptent pour toi, les dates importantes — pour qu'on reprenne là où on "
+            "en était. Tu gardes la main : /memories montre ce que je garde, /forget l'efface, /export t'en "
+            "donne une copie, /privacy explique où c'est stocké. /help liste tout."
+        ),
+    },
+    "help": {
+        "en": (
+            "Just talk to me. Commands:\n"
+            "/memories — what I remember about you\n"
+            "/remember <text> — ask me to remember something\n"
+            "/forget — forget one memory, or everything\n"
+            "/birthday <date> — tell me your birthday\n"
+            "/timezone <zone or city> — your time zone, e.g. Europe/Paris\n"
+            "/checkins on|off — let me check in when we haven't talked for a while\n"
+            "/export — a copy of everything I keep about you\n"
+            "/privacy — what is stored, where, and how to erase it"
+        ),
+        "fr": (
+            "Parle-moi simplement. Commandes :\n"
+            "/memories — ce dont je me souviens sur toi\n"
+            "/remember <texte> — me demander de retenir quelque chose\n"
+            "/forget — oublier un souvenir, ou tout\n"
+            "/birthday <date> — me dire ton anniversaire\n"
+            "/timezone <fuseau ou ville> — ton fuseau horaire, ex. Europe/Paris\n"
+            "/checkins on|off — me laisser prendre de tes nouvelles quand on ne s'est pas parlé depuis un moment\n"
+            "/export — une copie de tout ce que je garde sur toi\n"
+            "/privacy — ce qui est stocké, où, et comment l'effacer"
+        ),
+    },
+    "privacy": {
+        "en": (
+            "What I keep: our recent messages (for context, they expire), memories drawn from what you tell "
+            "me (facts, dates, moods), and your settings (time zone, birthday, check-ins). Where: only on the "
+            "server of whoever runs this bot — its own Redis and Qdrant databases; the language model it is "
+            "configured with sees the messages needed to answer. Memories from our private chats never show "
+            "up in group chats. /export gives you a copy; /forget all erases everything, everywhere."
+        ),
+        "fr": (
+            "Ce que je garde : nos messages récents (pour le contexte, ils expirent), des souvenirs tirés de "
+            "ce que tu me racontes (faits, dates, humeurs) et tes réglages (fuseau, anniversaire, nouvelles). "
+            "Où : uniquement sur le serveur de la personne qui héberge ce bot — ses propres bases Redis et "
+            "Qdrant ; le modèle de langage configuré voit les messages nécessaires pour répondre. Les "
+            "souvenirs de nos conversations privées n'apparaissent jamais dans les groupes. /export t'en "
+            "donne une copie ; /forget all efface tout, partout."
+        ),
+    },
+    "usage_remember": {"en": "Usage: /remember <something to remember>", "fr": "Usage : /remember <ce que je dois retenir>"},
+    "usage_birthday": {
+        "en": "Usage: /birthday <date>, e.g. /birthday March 14",
+        "fr": "Usage : /birthday <date>, ex. /birthday 14 mars",
+    },
+    "usage_timezone": {
+        "en": "Usage: /timezone <zone or city>, e.g. /timezone Europe/Paris or /timezone Montreal",
+        "fr": "Usage : /timezone <fuseau ou ville>, ex. /timezone Europe/Paris ou /timezone Montréal",
+    },
+    "usage_checkins": {"en": "Usage: /checkins on or /checkins off", "fr": "Usage : /checkins on ou /checkins off"},
+    "usage_forget": {
+        "en": "Usage: /forget <memory id> or /forget all",
+        "fr": "Usage : /forget <id du souvenir> ou /forget all",
+    },
+    "remembered": {"en": "Got it, I'll remember that.", "fr": "C'est noté, je m'en souviendrai."},
+    "birthday_set": {"en": "Noted: your birthday is {date}. 🎂", "fr": "C'est noté : ton anniversaire est le {date}. 🎂"},
+    "birthday_invalid": {
+        "en": "I couldn't read “{text}” as a real date. Try something like /birthday March 14.",
+        "fr": "Je n'ai pas pu lire « {text} » comme une vraie date. Essaie par exemple /birthday 14 mars.",
+    },
+    "timezone_set": {
+        "en": "Your time zone is now {zone} (it's {time} there).",
+        "fr": "Ton fuseau horaire est maintenant {zone} (il y est {time}).",
+    },
+    "timezone_unknown": {
+        "en": "I don't know the time zone “{text}”. Try a city or a name like Europe/Paris.",
+        "fr": "Je ne connais pas le fuseau « {text} ». Essaie une ville ou un nom comme Europe/Paris.",
+    },
+    "checkins_on": {
+        "en": "Check-ins are on: if we haven't talked for a while, I'll write to you (never at night).",
+        "fr": "Les nouvelles sont activées : si on ne s'est pas parlé depuis un moment, je t'écrirai (jamais la nuit).",
+    },
+    "checkins_off": {"en": "Check-ins are off. I won't write first, except on your birthday.",
+                     "fr": "Les nouvelles sont désactivées. Je n'écrirai pas en premier, sauf pour ton anniversaire."},
+    "memories_empty": {"en": "I don't remember anything about you yet.", "fr": "Je ne me souviens encore de rien sur toi."},
+    "memories_header": {"en": "What I remember ({first}–{last} of {total}):", "fr": "Ce dont je me souviens ({first}–{last} sur {total}) :"},
+    "forgot_one": {"en": "Forgotten.", "fr": "Oublié."},
+    "forgot_none": {"en": "I have no memory with that id.", "fr": "Je n'ai aucun souvenir avec cet identifiant."},
+    "forget_all_confirm": {
+        "en": "Forget everything I know about you? This can't be undone.",
+        "fr": "Tout oublier de ce que je sais sur toi ? C'est irréversible.",
+    },
+    "forgot_all": {"en": "Done. I've forgotten everything about you.", "fr": "C'est fait. J'ai tout oublié de toi."},
+    "forget_cancelled": {"en": "Okay, I've kept everything.", "fr": "D'accord, je garde tout."},
+    "export_caption": {"en": "Everything I keep about you.", "fr": "Tout ce que je garde sur toi."},
+    "button_next": {"en": "Next ›", "fr": "Suivant ›"},
+    "button_previous": {"en": "‹ Previous", "fr": "‹ Précédent"},
+    "button_forget_this": {"en": "Forget #{n}", "fr": "Oublier n°{n}"},
+    "button_confirm_forget_all": {"en": "Yes, forget everything", "fr": "Oui, tout oublier"},
+    "button_cancel": {"en": "Cancel", "fr": "Annuler"},
+}
+
+
+def say(key: str, language: str | None, /, **values: object) -> str:
+    variants = _TEXTS[key]
+    text = variants.get(language or "en") or variants["en"]
+    return text.format(**values) if values else text
+
+
+def has_text(key: str) -> bool:
+    return key in _TEXTS

@@ -1,0 +1,25 @@
+"""Souvenir's one exception tree. Catch `SouvenirError` at boundaries; subclasses say what went wrong."""
+
+
+class SouvenirError(Exception):
+    """Base of every error Souvenir raises on purpose."""
+
+
+class ConfigError(SouvenirError):
+    """Settings are missing or invalid. The message names the variable and what is expected."""
+
+
+class LLMUnavailable(SouvenirError):
+    """The language model could not answer after its retries (down, rate-limited, timed out, garbled)."""
+
+
+class StoreUnavailable(SouvenirError):
+    """Redis or Qdrant could not be reached or started."""
+
+
+class InvalidInput(SouvenirError):
+    """A person's input cannot be used as given; the message is safe to show them."""
+
+
+class UserUnreachable(SouvenirError):
+    """The platform refuses to deliver to this person (they blocked the bot or closed their DMs)."""
