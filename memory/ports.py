@@ -1,0 +1,48 @@
+"""Ports of the memory pipeline, owned by it, implemented by the Qdrant-backed index (both backends)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+from memory.records import IndexQuery, MemoryRecord, ScoredMemory
+
+
+class Embedder(Protocol):
+    @property
+    def dimension(self) -> int: ...
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Unit-length dense vectors, one per text, computed off the event loop in batches."""
+        ...
+
+
+class MemoryIndex(Protocol):
+    """Text-level search over one collection of memories; embeds on the way in and out."""
+
+    async def add(self, records: Sequence[MemoryRecord]) -> None:
+        """Insert or replace (same memory_id) records, with their vectors."""
+        ...
+
+    async def search(self, query: IndexQuery) -> list[ScoredMemory]: ...
+
+    async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
+        """Set valid_to=at on those of the user's records; returns how many changed."""
+        ...
+
+    async def remove(self, user_key: str, memory_ids: Sequence[str]) -> int:
+        """Delete those of the user's records; ids of other users are ignored. Returns how many went."""
+        ...
+
+
+class MemoryCatalog(Protocol):
+    """Listing and erasing a person's memories (newest first)."""
+
+    async def fetch(self, user_key: str, memory_ids: Sequence[str]) -> list[MemoryRecord]: ...
+
+    async def scroll(self, user_key: str, offset: int, limit: int, *, current_only: bool = False) -> list[MemoryRecord]: ...
+
+    async def count(self, user_key: str, *, current_only: bool = False) -> int: ...
+
+    async def forget_user(self, user_key: str) -> int: ...
