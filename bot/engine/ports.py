@@ -31,6 +31,7 @@ class CompletionRequest:
     turns: tuple[ChatTurn, ...]  # oldest first; the last one is the user's new message
     max_tokens: int = 600
     temperature: float = 0.8
+    json_output: bool = False  # ask for one JSON object (memory extraction); the caller still validates it
 
 
 class LanguageModel(Protocol):
