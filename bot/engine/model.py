@@ -80,6 +80,8 @@ class ChatTurn:
     role: Role
     text: str
     at: datetime
+    author_key: str | None = None  # who wrote a user turn (group chats hold several people)
+    author_name: str = ""
 
 
 @dataclass(frozen=True, slots=True)

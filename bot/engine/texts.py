@@ -16,13 +16,13 @@ _TEXTS: dict[str, dict[str, str]] = {
     },
     "start": {
         "en": (
-            "Hi {name}! I'm {bot}, an AI companion. I remember what you share with me — the people and "
+            "Hi{name}! I'm {bot}, an AI companion. I remember what you share with me — the people and "
             "things you care about, dates that matter — so we can pick up where we left off. "
             "You stay in control: /memories shows what I keep, /forget erases it, /export gives you a copy, "
             "/privacy explains where it lives. /help lists everything."
         ),
         "fr": (
-            "Salut {name} ! Je suis {bot}, une IA de compagnie. Je me souviens de ce que tu me confies — les "
+            "Salut{name} ! Je suis {bot}, une IA de compagnie. Je me souviens de ce que tu me confies — les "
             "gens et les choses qui comptent pour toi, les dates importantes — pour qu'on reprenne là où on "
             "en était. Tu gardes la main : /memories montre ce que je garde, /forget l'efface, /export t'en "
             "donne une copie, /privacy explique où c'est stocké. /help liste tout."

@@ -1,0 +1,192 @@
+"""What a person can ask of the companion outside of conversation: settings and their own memories.
+
+Every platform's slash commands and the CLI call this one service, so /birthday means the same thing on
+Telegram, Discord and the terminal.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, replace
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.engine.dates import parse_birthday
+from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
+from bot.engine.ports import Clock, ConversationWindow, MemoryBrowser, OccasionPlanner, ProfileStore, UserDataEraser
+from bot.engine.texts import say
+from bot.engine.timezones import resolve_timezone
+from bot.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+_ON = {"on", "yes", "oui", "true", "1", "enable", "activer", "active"}
+_OFF = {"off", "no", "non", "false", "0", "disable", "désactiver", "desactiver", "stop"}
+_MONTHS = {
+    "en": "January February March April May June July August September October November December".split(),
+    "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split(),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class CommandResult:
+    text: str
+    ok: bool = True
+
+
+class UserCommands:
+    def __init__(
+        self,
+        *,
+        profiles: ProfileStore,
+        memories: MemoryBrowser,
+        window: ConversationWindow,
+        planner: OccasionPlanner,
+        erasers: Sequence[UserDataEraser],
+        clock: Clock,
+        default_timezone: str,
+        default_language: str,
+        bot_name: str,
+    ) -> None:
+        self._profiles = profiles
+        self._memories = memories
+        self._window = window
+        self._planner = planner
+        self._erasers = tuple(erasers)
+        self._clock = clock
+        self._default_timezone = default_timezone
+        self._default_language = default_language
+        self._bot_name = bot_name
+
+    async def language_of(self, user: UserRef, hint: str | None = None) -> str:
+        profile = await self._profiles.load_profile(user.key)
+        return profile.language or (hint if hint in ("en", "fr") else None) or self._default_language
+
+    async def start_text(self, user: UserRef, hint: str | None = None) -> str:
+        lang = await self.language_of(user, hint)
+        name = f" {user.display_name}" if user.display_name else ""
+        return say("start", lang, name=name, bot=self._bot_name)
+
+    async def help_text(self, user: UserRef, hint: str | None = None) -> str:
+        return say("help", await self.language_of(user, hint))
+
+    async def privacy_text(self, user: UserRef, hint: str | None = None) -> str:
+        return say("privacy", await self.language_of(user, hint))
+
+    async def remember(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        lang = await self.language_of(user, hint)
+        if not text.strip():
+            return CommandResult(say("usage_remember", lang), ok=False)
+        await self._memories.remember_note(user.key, text.strip(), self._clock.now(), lang)
+        return CommandResult(say("remembered", lang))
+
+    async def set_birthday(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        lang = await self.language_of(user, hint)
+        if not text.strip():
+            return CommandResult(say("usage_birthday", lang), ok=False)
+        try:
+            birthday = parse_birthday(text, lang)
+        except InvalidInput:
+            return CommandResult(say("birthday_invalid", lang, text=text.strip()), ok=False)
+        profile = await self._profiles.load_profile(user.key)
+        await self._profiles.save_profile(replace(profile, birthday=birthday, display_name=profile.display_name or user.display_name))
+        await self._planner.plan_user(user.key)
+        month = _MONTHS[lang if lang in _MONTHS else "en"][birthday.month - 1]
+        shown = f"{month} {birthday.day}" if lang == "en" else f"{birthday.day} {month}"
+        return CommandResult(say("birthday_set", lang, date=shown))
+
+    async def set_timezone(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        lang = await self.language_of(user, hint)
+        if not text.strip():
+            return CommandResult(say("usage_timezone", lang), ok=False)
+        zone = resolve_timezone(text)
+        if zone is None:
+            return CommandResult(say("timezone_unknown", lang, text=text.strip()), ok=False)
+        profile = await self._profiles.load_profile(user.key)
+        await self._profiles.save_profile(replace(profile, timezone=zone))
+        await self._planner.plan_user(user.key)
+        local = self._clock.now().astimezone(ZoneInfo(zone)).strftime("%H:%M")
+        return CommandResult(say("timezone_set", lang, zone=zone, time=local))
+
+    async def set_checkins(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        lang = await self.language_of(user, hint)
+        word = text.strip().lower()
+        if word not in _ON | _OFF:
+            return CommandResult(say("usage_checkins", lang), ok=False)
+        enabled = word in _ON
+        profile = await self._profiles.load_profile(user.key)
+        await self._profiles.save_profile(replace(profile, checkins=enabled))
+        await self._planner.plan_user(user.key)
+        return CommandResult(say("checkins_on" if enabled else "checkins_off", lang))
+
+    async def memories_page(self, user: UserRef, offset: int = 0, limit: int = 5) -> MemoryPage:
+        return await self._memories.list_memories(user.key, max(0, offset), max(1, min(limit, 50)))
+
+    async def describe_page(self, user: UserRef, page: MemoryPage, hint: str | None = None) -> str:
+        """The page as text, items numbered from 1 within the page (buttons refer to those numbers)."""
+        lang = await self.language_of(user, hint)
+        if page.total == 0 or not page.items:
+            return say("memories_empty", lang)
+        lines = [say("memories_header", lang, first=page.offset + 1, last=page.offset + len(page.items), total=page.total)]
+        lines += [f"{n}. {item.text}" for n, item in enumerate(page.items, start=1)]
+        return "\n".join(lines)
+
+    async def forget_memory(self, user: UserRef, memory_id: str, hint: str | None = None) -> CommandResult:
+        lang = await self.language_of(user, hint)
+        if not memory_id.strip():
+            return CommandResult(say("usage_forget", lang), ok=False)
+        gone = await self._memories.forget_memory(user.key, memory_id.strip())
+        if gone:
+            await self._planner.plan_user(user.key)
+        return CommandResult(say("forgot_one" if gone else "forgot_none", lang), ok=gone)
+
+    async def forget_everything(self, user: UserRef, hint: str | None = None) -> CommandResult:
+        """Erase the person from every store. Each part is tried even if another fails."""
+        lang = await self.language_of(user, hint)
+        failures = 0
+        for eraser in self._erasers:
+            try:
+                await eraser.forget_user(user.key)
+            except Exception:
+                failures += 1
+                log.exception("forget_user failed in %s for a user", type(eraser).__name__)
+        if failures:
+            raise InvalidInput("some data could not be erased; please try again")
+        return CommandResult(say("forgot_all", lang))
+
+    async def export(self, user: UserRef) -> bytes:
+        """Everything held about the person, as UTF-8 JSON."""
+        profile = await self._profiles.load_profile(user.key)
+        memories = await self._memories.export_memories(user.key)
+        turns = await self._window.recent_turns(dm_conversation_id(user))
+        document: dict[str, Any] = {
+            "user": user.key,
+            "exported_at": self._clock.now().isoformat(),
+            "profile": _profile_json(profile),
+            "memories": [
+                {
+                    "id": m.memory_id,
+                    "kind": m.kind,
+                    "text": m.text,
+                    "created_at": m.created_at.isoformat(),
+                    "event_at": m.event_at.isoformat() if m.event_at else None,
+                    "scope": m.scope,
+                    **({"details": m.extra} if m.extra else {}),
+                }
+                for m in memories
+            ],
+            "recent_private_messages": [{"role": t.role, "text": t.text, "at": t.at.isoformat()} for t in turns],
+        }
+        return json.dumps(document, ensure_ascii=False, indent=2, default=str).encode()
+
+
+def _profile_json(profile: UserProfile) -> dict[str, Any]:
+    data = asdict(profile)
+    for key, value in data.items():
+        if isinstance(value, datetime):
+            data[key] = value.isoformat()
+    data["birthday"] = profile.birthday.isoformat() if profile.birthday else None
+    return data

@@ -1,0 +1,28 @@
+"""Stand-ins for parts that are switched off, so the engine never checks "is X configured?"."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from bot.engine.model import Exchange, RecalledMemory, RecallQuery
+
+
+class NoLongTermMemory:
+    """Remembers nothing beyond the short-term window."""
+
+    async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]:
+        return ()
+
+    async def remember_exchange(self, exchange: Exchange) -> None:
+        return None
+
+
+class NoPlanner:
+    """Used where nothing sends unprompted messages (the terminal chat, tests)."""
+
+    async def plan_user(self, user_key: str) -> None:
+        return None
+
+    async def note_activity(self, user_key: str, at: datetime) -> None:
+        return None

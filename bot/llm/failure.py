@@ -1,0 +1,28 @@
+"""Turning a failed LLM call into `LLMUnavailable`, with one warning line for the operator."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.errors import LLMUnavailable
+
+log = logging.getLogger("bot.llm")
+
+_MAX_DETAIL = 160
+
+
+def status_reason(status: int, detail: str) -> str:
+    """A short reason for an HTTP error status, with the server's message when it is safe to show.
+
+    Authentication errors may echo part of the key back, so their message is never repeated.
+    """
+    if status in (401, 403):
+        return f"HTTP {status} (check SOUVENIR_LLM_API_KEY)"
+    detail = " ".join(detail.split())[:_MAX_DETAIL]
+    return f"HTTP {status}: {detail}" if detail else f"HTTP {status}"
+
+
+def unavailable(provider: str, model: str, reason: str) -> LLMUnavailable:
+    """Log the failure once and return the error to raise."""
+    log.warning("LLM call failed: provider=%s model=%s reason=%s", provider, model, reason)
+    return LLMUnavailable(f"{provider} model {model}: {reason}")

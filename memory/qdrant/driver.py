@@ -1,0 +1,71 @@
+"""The seam between the hybrid index and a Qdrant backend (embedded edge shard or server).
+
+The index speaks in these plain values; each driver translates them to its library's types. Every
+`Where` carries a user key, so no driver call can reach across people.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from memory.sparse import SparseTerms
+
+DENSE = "dense"
+SPARSE = "sparse"
+RRF_K = 60  # the usual reciprocal-rank-fusion constant; both backends use the same one
+
+
+@dataclass(frozen=True, slots=True)
+class Where:
+    """Which of one person's memories an operation applies to (None = no restriction on that field)."""
+
+    user_key: str
+    ids: tuple[str, ...] | None = None
+    scopes: tuple[str, ...] | None = None
+    kinds: tuple[str, ...] | None = None
+    current_after: float | None = None  # a timestamp: keep records whose valid_to is later
+
+
+@dataclass(frozen=True, slots=True)
+class IndexPoint:
+    point_id: str
+    dense: list[float]
+    sparse: SparseTerms
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    point_id: str
+    score: float
+    payload: dict[str, Any]
+
+
+class IndexDriver(Protocol):
+    async def upsert(self, points: Sequence[IndexPoint]) -> None: ...
+
+    async def hybrid(
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, candidates: int
+    ) -> list[Hit]:
+        """Dense and sparse candidates fused with RRF (sparse skipped when it has no terms)."""
+        ...
+
+    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
+        """Dense only; the score is the cosine similarity."""
+        ...
+
+    async def newest(self, where: Where, limit: int) -> list[Hit]:
+        """Matching points, newest `created_at` first (score 0)."""
+        ...
+
+    async def count(self, where: Where) -> int: ...
+
+    async def set_payload(self, where: Where, payload: dict[str, Any]) -> None: ...
+
+    async def delete(self, where: Where) -> None: ...
+
+    async def close(self) -> None:
+        """Flush and release the backend."""
+        ...

@@ -1,0 +1,143 @@
+"""Embedded backend: one Qdrant Edge shard in `data_dir/qdrant`, in-process, no server to run.
+
+qdrant-edge's API is synchronous: every call goes through `asyncio.to_thread`. Writes are
+serialised by the index above; reads run concurrently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from bot.errors import ConfigError, StoreUnavailable
+from memory.qdrant.driver import DENSE, RRF_K, SPARSE, Hit, IndexPoint, Where
+from memory.qdrant.payload import CREATED_AT_TS, FLOAT_FIELDS, KEYWORD_FIELDS, KIND, SCOPE, USER_KEY, VALID_TO_TS
+from memory.sparse import SparseTerms
+
+_CONFIG_FILE = "edge_config.json"
+
+
+def _config(dimension: int) -> qe.EdgeConfig:
+    return qe.EdgeConfig(
+        vectors={DENSE: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine)},
+        sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+    )
+
+
+def _filter(where: Where) -> qe.Filter:
+    must: list[Any] = [qe.FieldCondition(USER_KEY, match=qe.MatchValue(where.user_key))]
+    if where.ids is not None:
+        must.append(qe.HasIdCondition(set(where.ids)))
+    if where.scopes is not None:
+        must.append(qe.FieldCondition(SCOPE, match=qe.MatchAny(list(where.scopes))))
+    if where.kinds is not None:
+        must.append(qe.FieldCondition(KIND, match=qe.MatchAny(list(where.kinds))))
+    if where.current_after is not None:
+        must.append(qe.FieldCondition(VALID_TO_TS, range=qe.RangeFloat(gt=where.current_after)))
+    return qe.Filter(must=must)
+
+
+def _sparse(terms: SparseTerms) -> qe.SparseVector:
+    return qe.SparseVector(list(terms.indices), list(terms.values))
+
+
+def _hits(points: Sequence[Any]) -> list[Hit]:
+    return [Hit(str(p.id), float(getattr(p, "score", 0.0) or 0.0), dict(p.payload or {})) for p in points]
+
+
+def _open_shard(path: Path, dimension: int) -> qe.EdgeShard:
+    config = _config(dimension)
+    if (path / _CONFIG_FILE).exists():
+        try:
+            return qe.EdgeShard.load(str(path), config)
+        except Exception as exc:  # the library raises plain exceptions with a message
+            raise ConfigError(
+                f"the memory index at {path} cannot be opened with {dimension}-d embeddings "
+                f"(was SOUVENIR_EMBEDDING_PROVIDER changed?): {exc}"
+            ) from exc
+    path.mkdir(parents=True, exist_ok=True)
+    shard = qe.EdgeShard.create(str(path), config)
+    for field in KEYWORD_FIELDS:
+        params = qe.KeywordIndexParams(is_tenant=True) if field == USER_KEY else qe.KeywordIndexParams()
+        shard.update(qe.UpdateOperation.create_field_index(field, params))
+    for field in FLOAT_FIELDS:
+        shard.update(qe.UpdateOperation.create_field_index(field, qe.FloatIndexParams()))
+    return shard
+
+
+class EdgeDriver:
+    def __init__(self, shard: qe.EdgeShard) -> None:
+        self._shard = shard
+
+    @classmethod
+    async def open(cls, path: Path, dimension: int) -> EdgeDriver:
+        try:
+            shard = await asyncio.to_thread(_open_shard, path, dimension)
+        except ConfigError:
+            raise
+        except Exception as exc:
+            raise StoreUnavailable(f"cannot open the embedded memory index at {path}: {exc}") from exc
+        return cls(shard)
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        edge_points = [
+            qe.Point(p.point_id, {DENSE: p.dense, SPARSE: _sparse(p.sparse)}, p.payload) for p in points
+        ]
+        await asyncio.to_thread(self._shard.update, qe.UpdateOperation.upsert_points(edge_points))
+
+    async def hybrid(
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, candidates: int
+    ) -> list[Hit]:
+        flt = _filter(where)
+        prefetches = [qe.Prefetch(limit=candidates, query=qe.Query.Nearest(dense, using=DENSE), filter=flt)]
+        if sparse:
+            prefetches.append(
+                qe.Prefetch(limit=candidates, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=flt)
+            )
+        request = qe.QueryRequest(
+            limit=limit, prefetches=prefetches, query=qe.Fusion.Rrf(k=RRF_K), filter=flt, with_payload=True
+        )
+        return _hits(await asyncio.to_thread(self._shard.query, request))
+
+    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
+        request = qe.QueryRequest(
+            limit=limit, query=qe.Query.Nearest(dense, using=DENSE), filter=_filter(where), with_payload=True
+        )
+        return _hits(await asyncio.to_thread(self._shard.query, request))
+
+    async def newest(self, where: Where, limit: int) -> list[Hit]:
+        request = qe.ScrollRequest(
+            limit=limit,
+            filter=_filter(where),
+            with_payload=True,
+            with_vector=False,
+            order_by=qe.OrderBy(CREATED_AT_TS, qe.Direction.Desc),
+        )
+        records, _next = await asyncio.to_thread(self._shard.scroll, request)
+        return _hits(records)
+
+    async def count(self, where: Where) -> int:
+        return await asyncio.to_thread(self._shard.count, qe.CountRequest(exact=True, filter=_filter(where)))
+
+    async def set_payload(self, where: Where, payload: dict[str, Any]) -> None:
+        operation = qe.UpdateOperation.set_payload_by_filter(_filter(where), payload)
+        await asyncio.to_thread(self._shard.update, operation)
+
+    async def delete(self, where: Where) -> None:
+        operation = qe.UpdateOperation.delete_points_by_filter(_filter(where))
+        await asyncio.to_thread(self._shard.update, operation)
+
+    async def optimize(self) -> bool:
+        """Merge small segments and build vector indexes (a maintenance job may call it)."""
+        return await asyncio.to_thread(self._shard.optimize)
+
+    async def close(self) -> None:
+        def flush_and_close() -> None:
+            self._shard.flush()
+            self._shard.close()
+
+        await asyncio.to_thread(flush_and_close)

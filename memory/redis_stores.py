@@ -1,0 +1,168 @@
+"""Redis-backed short-term state: conversation windows, message claims and user profiles.
+
+One module owns the Redis key layout for these; `forget_user` removes everything it holds about a person.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import fields
+from datetime import datetime, timedelta
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from bot.engine.model import ChatTurn, MonthDay, UserProfile
+
+_PREFIX = "souvenir"
+
+
+def _profile_key(user_key: str) -> str:
+    return f"{_PREFIX}:profile:{user_key}"
+
+
+def _window_key(conversation_id: str) -> str:
+    return f"{_PREFIX}:window:{conversation_id}"
+
+
+def _conversations_key(user_key: str) -> str:
+    return f"{_PREFIX}:user-conversations:{user_key}"
+
+
+class RedisConversationWindow:
+    """The last `max_turns` turns of each conversation, expiring `ttl` after the last message."""
+
+    def __init__(self, client: aioredis.Redis, *, max_turns: int, ttl: timedelta) -> None:
+        self._redis = client
+        self._max_turns = max_turns
+        self._ttl_s = max(1, int(ttl.total_seconds()))
+
+    async def recent_turns(self, conversation_id: str) -> list[ChatTurn]:
+        raw = await self._redis.lrange(_window_key(conversation_id), 0, -1)
+        return [_turn_from_json(item) for item in raw]
+
+    async def append_turns(self, conversation_id: str, turns: Sequence[ChatTurn]) -> None:
+        if not turns:
+            return
+        key = _window_key(conversation_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.rpush(key, *[_turn_to_json(t) for t in turns])
+            pipe.ltrim(key, -self._max_turns, -1)
+            pipe.expire(key, self._ttl_s)
+            for author in {t.author_key for t in turns if t.author_key}:
+                pipe.sadd(_conversations_key(author), conversation_id)
+                pipe.expire(_conversations_key(author), self._ttl_s)
+            await pipe.execute()
+
+    async def forget_user(self, user_key: str) -> None:
+        """Drop the person's turns from every window they wrote in; private windows go whole."""
+        conversations = await self._redis.smembers(_conversations_key(user_key))
+        for raw_id in conversations:
+            conversation_id = raw_id.decode() if isinstance(raw_id, bytes) else str(raw_id)
+            key = _window_key(conversation_id)
+            if ":dm:" in conversation_id:
+                await self._redis.delete(key)
+                continue
+            kept = [item for item in await self._redis.lrange(key, 0, -1) if json.loads(item).get("author") != user_key]
+            async with self._redis.pipeline(transaction=True) as pipe:
+                pipe.delete(key)
+                if kept:
+                    pipe.rpush(key, *kept)
+                    pipe.expire(key, self._ttl_s)
+                await pipe.execute()
+        await self._redis.delete(_conversations_key(user_key))
+
+
+class RedisMessageClaims:
+    """SET NX per platform message: a re-delivered update is claimed once."""
+
+    def __init__(self, client: aioredis.Redis, *, ttl: timedelta = timedelta(days=7)) -> None:
+        self._redis = client
+        self._ttl_s = int(ttl.total_seconds())
+
+    async def claim(self, key: str) -> bool:
+        return bool(await self._redis.set(f"{_PREFIX}:claim:{key}", "1", nx=True, ex=self._ttl_s))
+
+
+class RedisProfiles:
+    """User profiles as Redis hashes; absent fields take the dataclass defaults."""
+
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._redis = client
+
+    async def load_profile(self, user_key: str) -> UserProfile:
+        raw = await self._redis.hgetall(_profile_key(user_key))
+        data = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v) for k, v in raw.items()}
+        return _profile_from_fields(user_key, data)
+
+    async def save_profile(self, profile: UserProfile) -> None:
+        present, absent = _profile_to_fields(profile)
+        key = _profile_key(profile.user_key)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            if absent:
+                pipe.hdel(key, *absent)
+            if present:
+                pipe.hset(key, mapping=present)
+            await pipe.execute()
+
+    async def forget_user(self, user_key: str) -> None:
+        await self._redis.delete(_profile_key(user_key))
+
+
+def _turn_to_json(turn: ChatTurn) -> str:
+    data: dict[str, Any] = {"role": turn.role, "text": turn.text, "at": turn.at.isoformat()}
+    if turn.author_key:
+        data["author"] = turn.author_key
+    if turn.author_name:
+        data["name"] = turn.author_name
+    return json.dumps(data, ensure_ascii=False)
+
+
+def _turn_from_json(raw: str | bytes) -> ChatTurn:
+    data = json.loads(raw)
+    return ChatTurn(
+        role=data["role"],
+        text=data["text"],
+        at=datetime.fromisoformat(data["at"]),
+        author_key=data.get("author"),
+        author_name=data.get("name", ""),
+    )
+
+
+_BOOL_FIELDS = {"checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups"}
+_TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
+
+
+def _profile_to_fields(profile: UserProfile) -> tuple[dict[str, str], list[str]]:
+    present: dict[str, str] = {}
+    absent: list[str] = []
+    for f in fields(profile):
+        if f.name == "user_key":
+            continue
+        value = getattr(profile, f.name)
+        if value is None:
+            absent.append(f.name)
+        elif f.name in _BOOL_FIELDS:
+            present[f.name] = "1" if value else "0"
+        elif f.name in _TIME_FIELDS:
+            present[f.name] = value.isoformat()
+        elif f.name == "birthday":
+            present[f.name] = value.isoformat()
+        else:
+            present[f.name] = str(value)
+    return present, absent
+
+
+def _profile_from_fields(user_key: str, data: dict[str, str]) -> UserProfile:
+    values: dict[str, Any] = {}
+    for name, raw in data.items():
+        if name in _BOOL_FIELDS:
+            values[name] = raw == "1"
+        elif name in _TIME_FIELDS:
+            values[name] = datetime.fromisoformat(raw)
+        elif name == "birthday":
+            values[name] = MonthDay.parse(raw)
+        elif name in ("display_name", "timezone", "language"):
+            values[name] = raw
+    return UserProfile(user_key=user_key, **values)

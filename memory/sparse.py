@@ -1,0 +1,104 @@
+"""BM25-style sparse vectors for keyword recall (a cat called "Miso", a town, a band).
+
+Documents get BM25 term-frequency saturation; queries get 1.0 per term. The IDF half of BM25 is
+left to Qdrant (sparse vector with the IDF modifier), so the corpus statistics stay in the engine.
+Token ids are a stable hash (crc32), identical across processes and machines, never Python's hash().
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+import zlib
+from collections import Counter
+from dataclasses import dataclass
+
+# Memories are short sentences: a constant average length keeps documents independent of each other.
+AVERAGE_DOCUMENT_TOKENS = 10.0
+K1 = 1.2
+B = 0.75
+_MAX_TOKEN_CHARS = 40
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+_STOPWORDS_EN = """
+a about above after again against all am an and any are as at be because been before being below
+between both but by can could did do does doing down during each few for from further had has have
+having he her here hers herself him himself his how i if in into is it its itself just me more most my
+myself no nor not now of off on once only or other our ours ourselves out over own same she should so
+some such than that the their theirs them themselves then there these they this those through to too
+under until up very was we were what when where which while who whom why will with would you your yours
+yourself yourselves im ive dont didnt doesnt isnt wasnt cant wont thats
+"""
+_STOPWORDS_FR = """
+a ai aie aient ait as au aux avaient avais avait avec avez avions avons c ce ceci cela celle celles
+celui ces cet cette ceux d dans de des du elle elles en es est et etaient etais etait ete etes etre eu
+eux il ils j je l la le les leur leurs lui m ma mais me meme mes moi mon n ne nos notre nous on ont ou
+par pas pour qu que quel quelle quelles quels qui s sa sans se ses si son sont sur t ta te tes toi ton
+tu un une vos votre vous y suis sommes serai sera etions fait faire tres plus moins aussi bien
+"""
+STOPWORDS = frozenset((_STOPWORDS_EN + _STOPWORDS_FR).split())
+
+
+@dataclass(frozen=True, slots=True)
+class SparseTerms:
+    """A sparse vector: sorted unique uint32 indices and their weights."""
+
+    indices: tuple[int, ...]
+    values: tuple[float, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.indices)
+
+
+def _fold(text: str) -> str:
+    # Accents folded so "café" matches "cafe" and "Noël" matches "noel".
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def _stem(token: str) -> str:
+    # The lightest FR+EN stemmer that helps: plural "s"/"x" ("chats" → "chat", "cats" → "cat").
+    if len(token) > 3 and token[-1] in "sx" and token[-2] not in "su":
+        return token[:-1]
+    return token
+
+
+def tokenize(text: str) -> list[str]:
+    """Lowercased, accent-folded words and numbers, stopwords dropped, plurals lightly stemmed."""
+    tokens = []
+    for word in _WORD.findall(_fold(text)):
+        if word in STOPWORDS or len(word) > _MAX_TOKEN_CHARS:
+            continue
+        if len(word) == 1 and not word.isdigit():
+            continue
+        tokens.append(_stem(word))
+    return tokens
+
+
+def token_id(token: str) -> int:
+    return zlib.crc32(token.encode("utf-8"))
+
+
+def _to_terms(weights: dict[int, float]) -> SparseTerms:
+    ordered = sorted(weights.items())
+    return SparseTerms(tuple(i for i, _ in ordered), tuple(w for _, w in ordered))
+
+
+def encode_document(text: str) -> SparseTerms:
+    """BM25 tf saturation per term: tf·(k1+1) / (tf + k1·(1 − b + b·len/avg))."""
+    tokens = tokenize(text)
+    if not tokens:
+        return SparseTerms((), ())
+    norm = K1 * (1.0 - B + B * len(tokens) / AVERAGE_DOCUMENT_TOKENS)
+    weights: dict[int, float] = {}
+    for token, tf in Counter(tokens).items():
+        index = token_id(token)
+        # Two tokens sharing a crc32 are rare enough to just add up.
+        weights[index] = weights.get(index, 0.0) + tf * (K1 + 1.0) / (tf + norm)
+    return _to_terms(weights)
+
+
+def encode_query(text: str) -> SparseTerms:
+    """1.0 per distinct query term: the engine multiplies by IDF and the document's weight."""
+    return _to_terms({token_id(token): 1.0 for token in tokenize(text)})

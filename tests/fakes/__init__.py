@@ -1,0 +1,1 @@
+"""Loopback fakes of the outside services Souvenir talks to, for end-to-end tests."""
