@@ -1,0 +1,133 @@
+"""The terminal chat: a REPL on the same engine and commands as Telegram and Discord, for trying it locally."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import uuid
+from pathlib import Path
+from typing import Protocol, TextIO
+
+from bot.engine.commands import UserCommands
+from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
+from bot.engine.ports import Clock
+from bot.engine.texts import say
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "terminal"
+
+
+class MessageHandler(Protocol):
+    async def handle(self, message: IncomingMessage) -> Reply | None: ...
+
+
+class TerminalChat:
+    def __init__(
+        self,
+        *,
+        engine: MessageHandler,
+        commands: UserCommands,
+        clock: Clock,
+        user_name: str,
+        stdin: TextIO = sys.stdin,
+        stdout: TextIO = sys.stdout,
+    ) -> None:
+        self._engine = engine
+        self._commands = commands
+        self._clock = clock
+        self._user = UserRef(PLATFORM, user_name, user_name)
+        self._in = stdin
+        self._out = stdout
+        self._confirm_forget_all = False
+
+    def _print(self, text: str) -> None:
+        self._out.write(text + "\n")
+        self._out.flush()
+
+    async def run(self) -> None:
+        self._print(f"Chatting as {self._user.user_id}. /help for commands, /quit or Ctrl-D to leave.")
+        while True:
+            if self._in.isatty():
+                self._out.write("you> ")
+                self._out.flush()
+            line = await asyncio.to_thread(self._in.readline)
+            if not line:
+                return
+            text = line.strip()
+            if not text:
+                continue
+            if text in ("/quit", "/exit"):
+                return
+            try:
+                if text.startswith("/"):
+                    await self._command(text)
+                else:
+                    await self._chat(text)
+            except Exception:
+                # One bad turn must not end the session.
+                log.exception("terminal turn failed")
+                self._print("(something went wrong; see the log)")
+
+    async def _chat(self, text: str) -> None:
+        message = IncomingMessage(
+            user=self._user,
+            conversation_id=dm_conversation_id(self._user),
+            message_id=uuid.uuid4().hex,
+            text=text,
+            sent_at=self._clock.now(),
+            chat_kind=ChatKind.PRIVATE,
+        )
+        reply = await self._engine.handle(message)
+        if reply is not None:
+            self._print(reply.text)
+
+    async def _command(self, text: str) -> None:
+        name, _, argument = text[1:].partition(" ")
+        name, argument = name.lower(), argument.strip()
+        user, commands = self._user, self._commands
+        if self._confirm_forget_all and name != "forget":
+            self._confirm_forget_all = False
+        if name in ("start", "help"):
+            self._print(await (commands.start_text(user) if name == "start" else commands.help_text(user)))
+        elif name == "privacy":
+            self._print(await commands.privacy_text(user))
+        elif name == "remember":
+            self._print((await commands.remember(user, argument)).text)
+        elif name == "birthday":
+            self._print((await commands.set_birthday(user, argument)).text)
+        elif name == "timezone":
+            self._print((await commands.set_timezone(user, argument)).text)
+        elif name == "checkins":
+            self._print((await commands.set_checkins(user, argument)).text)
+        elif name == "memories":
+            offset = (int(argument) - 1) * 10 if argument.isdigit() and int(argument) > 0 else 0
+            page = await commands.memories_page(user, offset, 10)
+            self._print(await commands.describe_page(user, page))
+            for n, item in enumerate(page.items, start=1):
+                self._print(f"   #{n} id {item.memory_id}")
+        elif name == "forget":
+            await self._forget(argument)
+        elif name == "export":
+            data = await commands.export(user)
+            if argument:
+                Path(argument).write_bytes(data)
+                self._print(f"{say('export_caption', await commands.language_of(user))} → {argument}")
+            else:
+                self._print(data.decode())
+        else:
+            self._print(await commands.help_text(user))
+
+    async def _forget(self, argument: str) -> None:
+        user, commands = self._user, self._commands
+        language = await commands.language_of(user)
+        if argument.lower() in ("all", "tout"):
+            self._confirm_forget_all = True
+            self._print(say("forget_all_confirm", language) + " (/forget yes)")
+        elif argument.lower() in ("yes", "oui") and self._confirm_forget_all:
+            self._confirm_forget_all = False
+            self._print((await commands.forget_everything(user)).text)
+        else:
+            self._confirm_forget_all = False
+            self._print((await commands.forget_memory(user, argument)).text)

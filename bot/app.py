@@ -1,0 +1,170 @@
+"""The one place where concrete parts are wired together; backends are chosen here, once.
+
+`open_core` gives the engine and the user commands on real stores (Redis, Qdrant, the LLM);
+`run_companion` adds the platform adapters and the scheduler of unprompted messages.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Protocol
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from bot.config import Settings
+from bot.engine.clock import SystemClock
+from bot.engine.commands import UserCommands
+from bot.engine.engine import Engine, EngineOptions
+from bot.engine.ports import Clock, LanguageModel, Messenger, OccasionPlanner, UserDataEraser
+from bot.errors import StoreUnavailable
+from bot.llm.factory import open_language_model
+from bot.persona_file import load_persona
+from memory.embedded_redis import embedded_redis
+from memory.factory import open_long_term_memory
+from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+
+log = logging.getLogger(__name__)
+
+
+class SchedulePlanner(OccasionPlanner, UserDataEraser, Protocol):
+    """The scheduler's side that commands and memory talk to."""
+
+
+class DeferredPlanner:
+    """Stands in for the scheduler until it exists: memory and commands are built before it."""
+
+    def __init__(self) -> None:
+        self.target: SchedulePlanner | None = None
+
+    async def plan_user(self, user_key: str) -> None:
+        if self.target is not None:
+            await self.target.plan_user(user_key)
+
+    async def note_activity(self, user_key: str, at: datetime) -> None:
+        if self.target is not None:
+            await self.target.note_activity(user_key, at)
+
+    async def forget_user(self, user_key: str) -> None:
+        if self.target is not None:
+            await self.target.forget_user(user_key)
+
+
+@dataclass(frozen=True)
+class Core:
+    settings: Settings
+    engine: Engine
+    commands: UserCommands
+    redis: aioredis.Redis
+    profiles: RedisProfiles
+    window: RedisConversationWindow
+    memory: object  # the long-term memory service (LongTermMemory + MemoryBrowser + DatedEvents + eraser)
+    planner: DeferredPlanner
+    clock: Clock
+    llm: LanguageModel
+
+
+async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
+    url = settings.redis_url or await stack.enter_async_context(embedded_redis(settings.data_dir))
+    client = aioredis.from_url(url)
+    stack.push_async_callback(client.aclose)
+    try:
+        await client.ping()
+    except (RedisError, OSError) as exc:
+        shown = url.split("@")[-1]  # never print a password from the URL
+        raise StoreUnavailable(f"cannot reach Redis at {shown} (SOUVENIR_REDIS_URL): {exc}") from None
+    return client
+
+
+@asynccontextmanager
+async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncIterator[Core]:
+    clock = clock or SystemClock()
+    async with AsyncExitStack() as stack:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        persona = load_persona(settings.persona_file)
+        client = await _connect_redis(stack, settings)
+        profiles = RedisProfiles(client)
+        window = RedisConversationWindow(
+            client, max_turns=settings.window_turns, ttl=timedelta(hours=settings.window_ttl_hours)
+        )
+        llm = await stack.enter_async_context(open_language_model(settings))
+        planner = DeferredPlanner()
+        memory = await stack.enter_async_context(
+            open_long_term_memory(settings, clock=clock, llm=llm if settings.llm_extraction else None, planner=planner)
+        )
+        engine = Engine(
+            llm=llm,
+            window=window,
+            claims=RedisMessageClaims(client),
+            profiles=profiles,
+            memory=memory,
+            planner=planner,
+            persona=persona,
+            clock=clock,
+            options=EngineOptions(
+                default_timezone=settings.default_timezone,
+                default_language=settings.default_language,
+                disclosure_enabled=settings.disclosure_enabled,
+                disclosure_interval=timedelta(hours=settings.disclosure_interval_hours),
+                disclosure_texts=tuple(
+                    (lang, text)
+                    for lang, text in (("en", settings.disclosure_text_en), ("fr", settings.disclosure_text_fr))
+                    if text
+                ),
+            ),
+        )
+        stack.push_async_callback(engine.drain)
+        commands = UserCommands(
+            profiles=profiles,
+            memories=memory,
+            window=window,
+            planner=planner,
+            erasers=[memory, profiles, window, planner],
+            clock=clock,
+            default_timezone=settings.default_timezone,
+            default_language=settings.default_language,
+            bot_name=persona.name,
+        )
+        yield Core(settings, engine, commands, client, profiles, window, memory, planner, clock, llm)
+
+
+
+@asynccontextmanager
+async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
+    """Start the configured platforms, then the scheduler that writes first through them."""
+    settings = core.settings
+    messengers: dict[str, Messenger] = {}
+    async with AsyncExitStack() as stack:
+        if settings.telegram_token is not None:
+            from adapters.telegram import run_telegram
+
+            messengers["telegram"] = await stack.enter_async_context(
+                run_telegram(settings, engine=core.engine, commands=core.commands)
+            )
+        if settings.discord_token is not None:
+            from adapters.discord import run_discord
+
+            messengers["discord"] = await stack.enter_async_context(
+                run_discord(settings, engine=core.engine, commands=core.commands)
+            )
+        from jobs import open_proactive_jobs
+
+        core.planner.target = await stack.enter_async_context(
+            open_proactive_jobs(
+                settings,
+                redis=core.redis,
+                profiles=core.profiles,
+                window=core.window,
+                dated_events=core.memory,
+                memory=core.memory,
+                llm=core.llm,
+                messengers=messengers,
+                clock=core.clock,
+            )
+        )
+        stack.callback(setattr, core.planner, "target", None)
+        yield sorted(messengers)

@@ -1,0 +1,10 @@
+"""The real clock. Everything that needs the time takes a `Clock`, so tests inject their own."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+class SystemClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)

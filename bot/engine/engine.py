@@ -1,0 +1,195 @@
+"""The conversation engine: one incoming message in, one reply out.
+
+Short-term context from the conversation window, recall from long-term memory, persona, the person's
+local time and language, one LLM call. Memory writing happens in the background after the reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Coroutine
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from bot.engine.language import detect_language
+from bot.engine.locks import KeyedLocks
+from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecalledMemory, RecallQuery, Reply, UserProfile
+from bot.engine.persona import Persona
+from bot.engine.ports import (
+    Clock,
+    CompletionRequest,
+    ConversationWindow,
+    LanguageModel,
+    LongTermMemory,
+    MessageClaims,
+    OccasionPlanner,
+    ProfileStore,
+)
+from bot.engine.prompt import PromptContext, build_system_prompt
+from bot.engine.texts import say
+from bot.errors import LLMUnavailable
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class EngineOptions:
+    default_timezone: str = "UTC"
+    default_language: str = "en"
+    disclosure_enabled: bool = True
+    disclosure_interval: timedelta = timedelta(hours=3)
+    disclosure_texts: tuple[tuple[str, str], ...] = ()  # (language, text) overrides
+    recall_limit: int = 8
+    recall_max_words: int = 300
+
+
+class Engine:
+    def __init__(
+        self,
+        *,
+        llm: LanguageModel,
+        window: ConversationWindow,
+        claims: MessageClaims,
+        profiles: ProfileStore,
+        memory: LongTermMemory,
+        planner: OccasionPlanner,
+        persona: Persona,
+        clock: Clock,
+        options: EngineOptions,
+    ) -> None:
+        self._llm = llm
+        self._window = window
+        self._claims = claims
+        self._profiles = profiles
+        self._memory = memory
+        self._planner = planner
+        self._persona = persona
+        self._clock = clock
+        self._options = options
+        self._locks = KeyedLocks()
+        self._background: set[asyncio.Task[None]] = set()
+
+    @property
+    def persona(self) -> Persona:
+        return self._persona
+
+    async def handle(self, message: IncomingMessage) -> Reply | None:
+        """The reply to `message`, or None when this platform message was already handled."""
+        if not await self._claims.claim(message.dedup_key):
+            log.info("duplicate delivery of %s ignored", message.dedup_key)
+            return None
+        async with self._locks.hold(message.conversation_id):
+            return await self._answer(message)
+
+    async def _answer(self, message: IncomingMessage) -> Reply:
+        now = self._clock.now()
+        profile = await self._profiles.load_profile(message.user.key)
+        language = detect_language(
+            message.text, hint=profile.language or message.language_hint, default=self._options.default_language
+        )
+        zone = profile.timezone or self._options.default_timezone
+        memories = await self._recall(message, profile, zone)
+        history = await self._window.recent_turns(message.conversation_id)
+        user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
+        in_group = message.chat_kind is ChatKind.GROUP
+        system = build_system_prompt(
+            PromptContext(
+                persona=self._persona,
+                user_name=message.user.display_name,
+                local_now=now.astimezone(ZoneInfo(zone)),
+                timezone=zone,
+                language=language,
+                in_group=in_group,
+                memories=memories,
+            )
+        )
+        turns = tuple(_for_model(t, in_group) for t in [*history, user_turn])
+        try:
+            text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
+            fallback = not text
+        except LLMUnavailable as exc:
+            log.warning("LLM unavailable for a message in %s: %s", message.conversation_id, exc)
+            text, fallback = "", True
+        except Exception:
+            log.exception("LLM call failed unexpectedly for a message in %s", message.conversation_id)
+            text, fallback = "", True
+        if fallback:
+            text = say("fallback", language)
+        disclose = self._disclosure_due(profile, now)
+        shown = f"{self._disclosure_text(language)}\n\n{text}" if disclose else text
+        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback)
+
+        # Neither a fallback apology nor the disclosure is conversation the model should see next time.
+        new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", text, now)]
+        await self._window.append_turns(message.conversation_id, new_turns)
+        await self._profiles.save_profile(
+            replace(
+                profile,
+                display_name=message.user.display_name or profile.display_name,
+                language=language,
+                first_seen_at=profile.first_seen_at or now,
+                last_seen_at=now,
+                last_disclosed_at=now if disclose else profile.last_disclosed_at,
+                reachable=True,
+            )
+        )
+        self._in_background(self._after_reply(Exchange(message, reply, zone, language)))
+        return reply
+
+    async def _recall(self, message: IncomingMessage, profile: UserProfile, zone: str) -> list[RecalledMemory]:
+        scopes: tuple[str, ...] = (message.scope,)
+        if message.chat_kind is ChatKind.GROUP and profile.share_dm_memories_in_groups:
+            scopes = (message.scope, "dm")
+        query = RecallQuery(
+            user_key=message.user.key,
+            text=message.text,
+            at=message.sent_at,
+            scopes=scopes,
+            timezone=zone,
+            limit=self._options.recall_limit,
+            max_words=self._options.recall_max_words,
+        )
+        try:
+            return list(await self._memory.recall(query))
+        except Exception:
+            # A memory outage degrades the reply; it must not stop it.
+            log.exception("recall failed; answering without long-term memories")
+            return []
+
+    def _disclosure_due(self, profile: UserProfile, now: datetime) -> bool:
+        if not self._options.disclosure_enabled:
+            return False
+        last = profile.last_disclosed_at
+        return last is None or now - last >= self._options.disclosure_interval
+
+    def _disclosure_text(self, language: str) -> str:
+        return dict(self._options.disclosure_texts).get(language) or say("disclosure", language)
+
+    async def _after_reply(self, exchange: Exchange) -> None:
+        try:
+            await self._planner.note_activity(exchange.message.user.key, exchange.message.sent_at)
+        except Exception:
+            log.exception("could not note activity for the scheduler")
+        try:
+            await self._memory.remember_exchange(exchange)
+        except Exception:
+            log.exception("could not store the exchange in long-term memory")
+
+    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    async def drain(self) -> None:
+        """Wait for background memory writes (on shutdown, and in tests)."""
+        while self._background:
+            await asyncio.gather(*list(self._background), return_exceptions=True)
+
+
+def _for_model(turn: ChatTurn, in_group: bool) -> ChatTurn:
+    if in_group and turn.role == "user" and turn.author_name:
+        return replace(turn, text=f"{turn.author_name}: {turn.text}")
+    return turn

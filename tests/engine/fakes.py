@@ -1,0 +1,68 @@
+"""Plain fakes at the engine's own ports (the LLM, long-term memory, the planner)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import datetime
+
+from bot.engine.model import Exchange, RecalledMemory, RecallQuery
+from bot.engine.ports import CompletionRequest
+from bot.errors import LLMUnavailable
+
+
+class ScriptedLLM:
+    """Answers "echo: <last user text>" unless told to fail; records every request."""
+
+    def __init__(self, *, delay: float = 0.0) -> None:
+        self.requests: list[CompletionRequest] = []
+        self.delay = delay
+        self.failing = False
+        self.in_flight = 0
+        self.max_in_flight = 0
+
+    async def complete(self, request: CompletionRequest) -> str:
+        self.requests.append(request)
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            if self.failing:
+                raise LLMUnavailable("HTTP 503 after 3 attempts")
+            return f"echo: {request.turns[-1].text}"
+        finally:
+            self.in_flight -= 1
+
+
+class RecordingMemory:
+    def __init__(self, memories: Sequence[RecalledMemory] = (), *, broken: bool = False) -> None:
+        self.memories = list(memories)
+        self.queries: list[RecallQuery] = []
+        self.exchanges: list[Exchange] = []
+        self.broken = broken
+
+    async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]:
+        self.queries.append(query)
+        if self.broken:
+            raise ConnectionError("qdrant is down")
+        return self.memories
+
+    async def remember_exchange(self, exchange: Exchange) -> None:
+        self.exchanges.append(exchange)
+
+
+class RecordingPlanner:
+    def __init__(self) -> None:
+        self.planned: list[str] = []
+        self.activity: list[tuple[str, datetime]] = []
+        self.forgotten: list[str] = []
+
+    async def plan_user(self, user_key: str) -> None:
+        self.planned.append(user_key)
+
+    async def note_activity(self, user_key: str, at: datetime) -> None:
+        self.activity.append((user_key, at))
+
+    async def forget_user(self, user_key: str) -> None:
+        self.forgotten.append(user_key)
