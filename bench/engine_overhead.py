@@ -1,0 +1,105 @@
+"""Engine overhead per message: N messages from M users, a fake LLM that answers instantly, real Redis.
+
+    python bench/engine_overhead.py [--messages 5000] [--users 50] [--concurrency 8] [--redis-url URL]
+
+Without --redis-url an embedded valkey server is started. Long-term memory is the no-op one, so this
+measures the engine itself: claims, window, profile, prompt, locks. Target (2 cores): p50 ≤ 10 ms, p95 ≤ 25 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import AsyncExitStack
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import redis.asyncio as aioredis  # noqa: E402
+
+from bot.engine.clock import SystemClock  # noqa: E402
+from bot.engine.engine import Engine, EngineOptions  # noqa: E402
+from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id  # noqa: E402
+from bot.engine.noop import NoLongTermMemory, NoPlanner  # noqa: E402
+from bot.engine.ports import CompletionRequest  # noqa: E402
+from bot.persona_file import load_persona  # noqa: E402
+from memory.embedded_redis import embedded_redis  # noqa: E402
+from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles  # noqa: E402
+
+
+class InstantLLM:
+    async def complete(self, request: CompletionRequest) -> str:
+        return "That sounds lovely — tell me more?"
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--messages", type=int, default=5000)
+    parser.add_argument("--users", type=int, default=50)
+    parser.add_argument("--concurrency", type=int, default=8)
+    parser.add_argument("--redis-url")
+    args = parser.parse_args()
+
+    async with AsyncExitStack() as stack:
+        url = args.redis_url or await stack.enter_async_context(
+            embedded_redis(Path(stack.enter_context(tempfile.TemporaryDirectory())), persist=False)
+        )
+        client = aioredis.from_url(url)
+        stack.push_async_callback(client.aclose)
+        await client.flushdb()
+        clock = SystemClock()
+        engine = Engine(
+            llm=InstantLLM(),
+            window=RedisConversationWindow(client, max_turns=20, ttl=timedelta(hours=72)),
+            claims=RedisMessageClaims(client),
+            profiles=RedisProfiles(client),
+            memory=NoLongTermMemory(),
+            planner=NoPlanner(),
+            persona=load_persona(None),
+            clock=clock,
+            options=EngineOptions(default_timezone="Europe/Paris"),
+        )
+        users = [UserRef("bench", str(n), f"User {n}") for n in range(args.users)]
+        latencies: list[float] = []
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        for n in range(args.messages):
+            queue.put_nowait(n)
+
+        async def worker() -> None:
+            while not queue.empty():
+                n = queue.get_nowait()
+                user = users[n % len(users)]
+                message = IncomingMessage(
+                    user=user,
+                    conversation_id=dm_conversation_id(user),
+                    message_id=f"m{n}",
+                    text=f"Today I went to the park with my dog, message {n}",
+                    sent_at=clock.now(),
+                )
+                started = time.perf_counter()
+                await engine.handle(message)
+                latencies.append((time.perf_counter() - started) * 1000)
+
+        started = time.perf_counter()
+        await asyncio.gather(*(worker() for _ in range(args.concurrency)))
+        elapsed = time.perf_counter() - started
+        await engine.drain()
+
+    print(f"engine overhead: {args.messages} messages, {args.users} users, concurrency {args.concurrency}")
+    print(f"  p50 {statistics.median(latencies):.2f} ms   p95 {_percentile(latencies, 0.95):.2f} ms   "
+          f"max {max(latencies):.2f} ms")
+    print(f"  throughput {args.messages / elapsed:.0f} messages/s")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

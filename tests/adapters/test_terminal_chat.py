@@ -1,0 +1,96 @@
+"""`souvenir chat` as a person would run it: a subprocess, a fake OpenAI-compatible server, real stores."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.fake_openai import FakeOpenAI
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+async def fake_llm() -> AsyncIterator[FakeOpenAI]:
+    async with FakeOpenAI() as server:
+        yield server
+
+
+async def _chat(lines: list[str], env: dict[str, str], *args: str, timeout: float = 120) -> tuple[int, str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "chat", *args,
+        cwd=ROOT,
+        env={**clean, "PYTHONPATH": str(ROOT), **env},
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    stdout, stderr = await asyncio.wait_for(process.communicate("\n".join(lines).encode() + b"\n"), timeout)
+    return process.returncode or 0, stdout.decode(), stderr.decode()
+
+
+def _env(data_dir: Path, llm_url: str, redis_url: str | None) -> dict[str, str]:
+    env = {
+        "SOUVENIR_DATA_DIR": str(data_dir),
+        "SOUVENIR_LLM_PROVIDER": "openai-compatible",
+        "SOUVENIR_LLM_BASE_URL": llm_url,
+        "SOUVENIR_LLM_MAX_RETRIES": "0",
+        "SOUVENIR_LLM_TIMEOUT_S": "5",
+        "SOUVENIR_LOG_LEVEL": "WARNING",
+    }
+    if redis_url:
+        env["SOUVENIR_REDIS_URL"] = redis_url
+    return env
+
+
+async def test_chat_replies_through_the_llm_and_remembers_within_the_session(
+    fake_llm: FakeOpenAI, redis_url: str, data_dir: Path
+) -> None:
+    code, out, err = await _chat(
+        ["Hello, I'm Léa and I have a cat named Miso", "/timezone Paris", "/memories", "What's my cat called?"],
+        _env(data_dir, fake_llm.base_url, redis_url),
+        "--user", "lea",
+    )
+
+    assert code == 0, err
+    assert "echo: Hello, I'm Léa and I have a cat named Miso" in out
+    assert "AI companion" in out  # the first reply carries the disclosure
+    assert "Europe/Paris" in out
+    assert "echo: What's my cat called?" in out
+    # The second message went to the model with the first exchange as context.
+    last = fake_llm.requests[-1].body["messages"]
+    assert any("Miso" in str(m.get("content")) for m in last[:-1])
+
+
+async def test_chat_on_embedded_redis_leaves_no_server_behind(fake_llm: FakeOpenAI, data_dir: Path) -> None:
+    code, out, err = await _chat(["hi"], _env(data_dir, fake_llm.base_url, None))
+
+    assert code == 0, err
+    assert "echo: hi" in out
+    assert (data_dir / "redis").is_dir()
+    leftovers = subprocess.run(["pgrep", "-f", str(data_dir / "redis")], capture_output=True, text=True)
+    assert leftovers.stdout.strip() == ""
+
+
+def _closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def test_a_dead_llm_gives_a_kind_reply_and_one_log_line(redis_url: str, data_dir: Path) -> None:
+    dead = f"http://127.0.0.1:{_closed_port()}/v1"
+    code, out, err = await _chat(["Bonjour, ça va ?"], _env(data_dir, dead, redis_url))
+
+    assert code == 0
+    assert "Désolé" in out  # the fallback, in the person's language
+    assert "Traceback" not in err
+    assert "LLM unavailable" in err or "unavailable" in err.lower()

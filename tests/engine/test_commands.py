@@ -1,0 +1,168 @@
+"""User commands on real Redis stores: settings, bad input, forgetting everything, export."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import timedelta
+
+import pytest
+import redis.asyncio as aioredis
+
+from bot.engine.commands import UserCommands
+from bot.engine.model import ChatTurn, MonthDay, UserRef, dm_conversation_id
+from memory.redis_stores import RedisConversationWindow, RedisProfiles
+from tests.conftest import FakeClock
+from tests.engine.fakes import RecordingPlanner
+from tests.fakes.memory_browser import InMemoryMemoryBrowser
+
+LEA = UserRef("telegram", "42", "Léa")
+TOM = UserRef("telegram", "43", "Tom")
+
+
+@dataclass
+class Setup:
+    commands: UserCommands
+    profiles: RedisProfiles
+    window: RedisConversationWindow
+    memories: InMemoryMemoryBrowser
+    planner: RecordingPlanner
+
+
+@pytest.fixture
+async def setup(redis_client: aioredis.Redis, clock: FakeClock) -> AsyncIterator[Setup]:
+    profiles = RedisProfiles(redis_client)
+    window = RedisConversationWindow(redis_client, max_turns=10, ttl=timedelta(days=1))
+    memories, planner = InMemoryMemoryBrowser(), RecordingPlanner()
+    commands = UserCommands(
+        profiles=profiles,
+        memories=memories,
+        window=window,
+        planner=planner,
+        erasers=[memories, profiles, window, planner],
+        clock=clock,
+        default_timezone="UTC",
+        default_language="en",
+        bot_name="Souvenir",
+    )
+    yield Setup(commands, profiles, window, memories, planner)
+
+
+async def _speak_french(setup: Setup, user: UserRef) -> None:
+    from dataclasses import replace
+
+    profile = await setup.profiles.load_profile(user.key)
+    await setup.profiles.save_profile(replace(profile, language="fr"))
+
+
+async def test_birthday_is_stored_and_rescheduled(setup: Setup) -> None:
+    result = await setup.commands.set_birthday(LEA, "March 14")
+
+    assert result.ok and "March 14" in result.text
+    assert (await setup.profiles.load_profile(LEA.key)).birthday == MonthDay(3, 14)
+    assert setup.planner.planned == [LEA.key]
+
+
+async def test_impossible_birthday_is_refused_in_french_and_nothing_changes(setup: Setup) -> None:
+    await _speak_french(setup, LEA)
+    await setup.commands.set_birthday(LEA, "14 mars")
+    result = await setup.commands.set_birthday(LEA, "30 février")
+
+    assert not result.ok and "30 février" in result.text and "vraie date" in result.text
+    assert (await setup.profiles.load_profile(LEA.key)).birthday == MonthDay(3, 14)
+
+
+async def test_february_29_is_a_valid_birthday(setup: Setup) -> None:
+    assert (await setup.commands.set_birthday(LEA, "29 February")).ok
+
+
+async def test_timezone_by_city_or_iana_name(setup: Setup, clock: FakeClock) -> None:
+    by_city = await setup.commands.set_timezone(LEA, "montréal")
+    assert by_city.ok and "America/Montreal" in by_city.text
+    assert "08:00" in by_city.text  # 12:00 UTC on 14 March is 08:00 in Montreal (EDT)
+    assert (await setup.commands.set_timezone(LEA, "Asia/Tokyo")).ok
+    assert (await setup.profiles.load_profile(LEA.key)).timezone == "Asia/Tokyo"
+
+
+async def test_unknown_timezone_and_empty_arguments_get_usage(setup: Setup) -> None:
+    unknown = await setup.commands.set_timezone(LEA, "Atlantis")
+    assert not unknown.ok and "Atlantis" in unknown.text
+    assert (await setup.profiles.load_profile(LEA.key)).timezone is None
+    for result in (
+        await setup.commands.set_timezone(LEA, ""),
+        await setup.commands.set_birthday(LEA, " "),
+        await setup.commands.remember(LEA, ""),
+        await setup.commands.set_checkins(LEA, "maybe"),
+    ):
+        assert not result.ok and result.text.startswith("Usage")
+
+
+async def test_checkins_are_opt_in(setup: Setup) -> None:
+    assert not (await setup.profiles.load_profile(LEA.key)).checkins
+    await setup.commands.set_checkins(LEA, "on")
+    assert (await setup.profiles.load_profile(LEA.key)).checkins
+    await setup.commands.set_checkins(LEA, "off")
+    assert not (await setup.profiles.load_profile(LEA.key)).checkins
+
+
+async def test_memories_are_paged_newest_first(setup: Setup, clock: FakeClock) -> None:
+    for n in range(7):
+        setup.memories.add(LEA.key, f"fact {n}", clock.now() + timedelta(minutes=n))
+    first = await setup.commands.memories_page(LEA, 0, 5)
+    second = await setup.commands.memories_page(LEA, 5, 5)
+
+    assert [m.text for m in first.items] == ["fact 6", "fact 5", "fact 4", "fact 3", "fact 2"]
+    assert [m.text for m in second.items] == ["fact 1", "fact 0"] and second.total == 7
+    text = await setup.commands.describe_page(LEA, second)
+    assert "6–7 of 7" in text and "1. fact 1" in text
+
+
+async def test_forget_one_memory_only_touches_the_owner(setup: Setup, clock: FakeClock) -> None:
+    leas = setup.memories.add(LEA.key, "loves Blue Note jazz", clock.now())
+
+    refused = await setup.commands.forget_memory(TOM, leas)
+    assert not refused.ok and (await setup.commands.memories_page(LEA)).total == 1
+    assert (await setup.commands.forget_memory(LEA, leas)).ok
+    assert (await setup.commands.memories_page(LEA)).total == 0
+
+
+async def test_forget_everything_leaves_nothing_of_that_person(setup: Setup, clock: FakeClock) -> None:
+    setup.memories.add(LEA.key, "has a cat named Miso", clock.now())
+    setup.memories.add(TOM.key, "plays the cello", clock.now())
+    await setup.commands.set_birthday(LEA, "June 2")
+    await setup.window.append_turns(dm_conversation_id(LEA), [ChatTurn("user", "hi", clock.now(), LEA.key)])
+    group = "telegram:chat:-5"
+    await setup.window.append_turns(
+        group, [ChatTurn("user", "léa in group", clock.now(), LEA.key), ChatTurn("user", "tom in group", clock.now(), TOM.key)]
+    )
+
+    result = await setup.commands.forget_everything(LEA)
+
+    assert result.ok
+    assert (await setup.commands.memories_page(LEA)).total == 0
+    assert (await setup.profiles.load_profile(LEA.key)).birthday is None
+    assert await setup.window.recent_turns(dm_conversation_id(LEA)) == []
+    assert [t.text for t in await setup.window.recent_turns(group)] == ["tom in group"]
+    assert setup.planner.forgotten == [LEA.key]
+    assert (await setup.commands.memories_page(TOM)).total == 1
+
+
+async def test_export_holds_profile_memories_and_recent_messages(setup: Setup, clock: FakeClock) -> None:
+    setup.memories.add(LEA.key, "has a cat named Miso", clock.now())
+    await setup.commands.set_timezone(LEA, "Europe/Paris")
+    await setup.window.append_turns(dm_conversation_id(LEA), [ChatTurn("user", "bonjour", clock.now(), LEA.key)])
+
+    document = json.loads(await setup.commands.export(LEA))
+
+    assert document["user"] == LEA.key
+    assert document["profile"]["timezone"] == "Europe/Paris"
+    assert [m["text"] for m in document["memories"]] == ["has a cat named Miso"]
+    assert document["recent_private_messages"][0]["text"] == "bonjour"
+    assert "plays the cello" not in json.dumps(document)
+
+
+async def test_start_text_names_the_person_and_says_it_is_an_ai(setup: Setup) -> None:
+    text = await setup.commands.start_text(LEA)
+    assert text.startswith("Hi Léa!") and "AI companion" in text and "/forget" in text
+    assert "IA" in await setup.commands.start_text(TOM, hint="fr")

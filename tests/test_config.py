@@ -1,0 +1,71 @@
+"""Bad configuration gives one clear line naming the variable, exit code 2, no traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import load_settings
+from bot.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _souvenir(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
+    clean["PYTHONPATH"] = str(ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], env={**clean, **env}, cwd=cwd, capture_output=True, text=True, timeout=60
+    )
+
+
+@pytest.mark.parametrize(
+    ("env", "named", "expected"),
+    [
+        ({"SOUVENIR_DEFAULT_TIMEZONE": "Mars/Olympus"}, "SOUVENIR_DEFAULT_TIMEZONE", "IANA time zone"),
+        ({"SOUVENIR_LLM_PROVIDER": "skynet"}, "SOUVENIR_LLM_PROVIDER", "openai"),
+        ({"SOUVENIR_LLM_PROVIDER": "openai"}, "SOUVENIR_LLM_API_KEY", "API key"),
+        ({"SOUVENIR_WINDOW_TURNS": "lots"}, "SOUVENIR_WINDOW_TURNS", "integer"),
+        ({"SOUVENIR_QUIET_HOURS": "late"}, "SOUVENIR_QUIET_HOURS", "HH:MM-HH:MM"),
+    ],
+)
+def test_invalid_settings_name_the_variable(env: dict[str, str], named: str, expected: str, tmp_path: Path) -> None:
+    result = _souvenir("chat", env=env, cwd=tmp_path)
+
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert named in lines[0] and expected in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_run_without_a_platform_token_says_how_to_set_one(tmp_path: Path) -> None:
+    result = _souvenir("run", env={}, cwd=tmp_path)
+
+    assert result.returncode == 2
+    assert "SOUVENIR_TELEGRAM_TOKEN" in result.stderr and "SOUVENIR_DISCORD_TOKEN" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_every_subcommand_has_help(tmp_path: Path) -> None:
+    for args in (["--help"], ["run", "--help"], ["chat", "--help"], ["memories", "list", "--help"], ["eval", "locomo", "--help"]):
+        result = _souvenir(*args, env={}, cwd=tmp_path)
+        assert result.returncode == 0 and "usage: souvenir" in result.stdout
+
+
+def test_dotenv_file_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / ".env").write_text("SOUVENIR_DEFAULT_TIMEZONE=Europe/Paris\nSOUVENIR_WINDOW_TURNS=8\n")
+    monkeypatch.chdir(tmp_path)
+    settings = load_settings()
+    assert settings.default_timezone == "Europe/Paris" and settings.window_turns == 8
+
+
+def test_openai_compatible_defaults_to_ollama() -> None:
+    settings = load_settings(llm_provider="openai-compatible")
+    assert settings.llm_base_url == "http://localhost:11434/v1"
+    with pytest.raises(ConfigError, match="SOUVENIR_LLM_API_KEY"):
+        load_settings(llm_provider="anthropic")
