@@ -112,7 +112,7 @@ class TerminalChat:
         elif name == "export":
             data = await commands.export(user)
             if argument:
-                Path(argument).write_bytes(data)
+                await asyncio.to_thread(Path(argument).write_bytes, data)
                 self._print(f"{say('export_caption', await commands.language_of(user))} → {argument}")
             else:
                 self._print(data.decode())

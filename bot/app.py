@@ -14,18 +14,27 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 import redis.asyncio as aioredis
+from memory.factory import open_long_term_memory
 from redis.exceptions import RedisError
 
 from bot.config import Settings
 from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
-from bot.engine.ports import Clock, LanguageModel, Messenger, OccasionPlanner, UserDataEraser
+from bot.engine.ports import (
+    Clock,
+    DatedEvents,
+    LanguageModel,
+    LongTermMemory,
+    MemoryBrowser,
+    Messenger,
+    OccasionPlanner,
+    UserDataEraser,
+)
 from bot.errors import StoreUnavailable
 from bot.llm.factory import open_language_model
 from bot.persona_file import load_persona
 from memory.embedded_redis import embedded_redis
-from memory.factory import open_long_term_memory
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 
 log = logging.getLogger(__name__)
@@ -33,6 +42,10 @@ log = logging.getLogger(__name__)
 
 class SchedulePlanner(OccasionPlanner, UserDataEraser, Protocol):
     """The scheduler's side that commands and memory talk to."""
+
+
+class MemoryService(LongTermMemory, MemoryBrowser, DatedEvents, UserDataEraser, Protocol):
+    """Long-term memory as the app uses it: recall and write, browse, dated events, erase."""
 
 
 class DeferredPlanner:
@@ -62,14 +75,16 @@ class Core:
     redis: aioredis.Redis
     profiles: RedisProfiles
     window: RedisConversationWindow
-    memory: object  # the long-term memory service (LongTermMemory + MemoryBrowser + DatedEvents + eraser)
+    memory: MemoryService
     planner: DeferredPlanner
     clock: Clock
     llm: LanguageModel
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
-    url = settings.redis_url or await stack.enter_async_context(embedded_redis(settings.data_dir))
+    url = settings.redis_url
+    if url is None:
+        url = await stack.enter_async_context(embedded_redis(settings.data_dir))
     client = aioredis.from_url(url)
     stack.push_async_callback(client.aclose)
     try:

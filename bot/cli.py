@@ -6,15 +6,16 @@ import argparse
 import asyncio
 import logging
 import sys
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
+from typing import Any
 
 from bot import __version__
 from bot.config import Settings, load_settings
 from bot.engine.model import UserRef
 from bot.errors import ConfigError, SouvenirError
 
-Handler = Callable[[argparse.Namespace, Settings], Awaitable[int]]
+Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 log = logging.getLogger("souvenir")
 
 

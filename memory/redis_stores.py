@@ -6,10 +6,10 @@ One module owns the Redis key layout for these; `forget_user` removes everything
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import redis.asyncio as aioredis
 
@@ -59,7 +59,7 @@ class RedisConversationWindow:
         """Drop the person's turns from every window they wrote in; private windows go whole."""
         conversations = await self._redis.smembers(_conversations_key(user_key))
         for raw_id in conversations:
-            conversation_id = raw_id.decode() if isinstance(raw_id, bytes) else str(raw_id)
+            conversation_id = _text(raw_id)
             key = _window_key(conversation_id)
             if ":dm:" in conversation_id:
                 await self._redis.delete(key)
@@ -93,7 +93,7 @@ class RedisProfiles:
 
     async def load_profile(self, user_key: str) -> UserProfile:
         raw = await self._redis.hgetall(_profile_key(user_key))
-        data = {(k.decode() if isinstance(k, bytes) else k): (v.decode() if isinstance(v, bytes) else v) for k, v in raw.items()}
+        data = {_text(k): _text(v) for k, v in raw.items()}
         return _profile_from_fields(user_key, data)
 
     async def save_profile(self, profile: UserProfile) -> None:
@@ -103,11 +103,15 @@ class RedisProfiles:
             if absent:
                 pipe.hdel(key, *absent)
             if present:
-                pipe.hset(key, mapping=present)
+                pipe.hset(key, mapping=cast("Mapping[Any, Any]", present))
             await pipe.execute()
 
     async def forget_user(self, user_key: str) -> None:
         await self._redis.delete(_profile_key(user_key))
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _turn_to_json(turn: ChatTurn) -> str:

@@ -52,7 +52,8 @@ def test_run_without_a_platform_token_says_how_to_set_one(tmp_path: Path) -> Non
 
 
 def test_every_subcommand_has_help(tmp_path: Path) -> None:
-    for args in (["--help"], ["run", "--help"], ["chat", "--help"], ["memories", "list", "--help"], ["eval", "locomo", "--help"]):
+    commands = (["run"], ["chat"], ["memories", "list"], ["memories", "forget"], ["eval", "locomo"])
+    for args in (["--help"], *([*c, "--help"] for c in commands)):
         result = _souvenir(*args, env={}, cwd=tmp_path)
         assert result.returncode == 0 and "usage: souvenir" in result.stdout
 

@@ -92,7 +92,8 @@ class UserCommands:
         except InvalidInput:
             return CommandResult(say("birthday_invalid", lang, text=text.strip()), ok=False)
         profile = await self._profiles.load_profile(user.key)
-        await self._profiles.save_profile(replace(profile, birthday=birthday, display_name=profile.display_name or user.display_name))
+        named = profile.display_name or user.display_name
+        await self._profiles.save_profile(replace(profile, birthday=birthday, display_name=named))
         await self._planner.plan_user(user.key)
         month = _MONTHS[lang if lang in _MONTHS else "en"][birthday.month - 1]
         shown = f"{month} {birthday.day}" if lang == "en" else f"{birthday.day} {month}"
@@ -130,7 +131,8 @@ class UserCommands:
         lang = await self.language_of(user, hint)
         if page.total == 0 or not page.items:
             return say("memories_empty", lang)
-        lines = [say("memories_header", lang, first=page.offset + 1, last=page.offset + len(page.items), total=page.total)]
+        last = page.offset + len(page.items)
+        lines = [say("memories_header", lang, first=page.offset + 1, last=last, total=page.total)]
         lines += [f"{n}. {item.text}" for n, item in enumerate(page.items, start=1)]
         return "\n".join(lines)
 

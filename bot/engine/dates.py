@@ -45,7 +45,16 @@ NUMBERS: dict[str, int] = {
     "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "cinq": 5, "sept": 7, "huit": 8,
     "neuf": 9, "dix": 10, "onze": 11, "douze": 12, "quinze": 15, "quelques": 3,
 }  # fmt: skip
-_UNIT_DAYS = {"day": 1, "jour": 1, "week": 7, "semaine": 7, "fortnight": 14, "month": 30, "mois": 30, "year": 365}
+_UNIT_DAYS = {
+    "day": 1,
+    "jour": 1,
+    "week": 7,
+    "semaine": 7,
+    "fortnight": 14,
+    "month": 30,
+    "mois": 30,
+    "year": 365,
+}
 _UNIT_DAYS.update({"an": 365, "année": 365, "annee": 365})
 
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
@@ -64,20 +73,23 @@ _DAY_MONTH = re.compile(
 _MONTH_DAY = re.compile(rf"\b(?P<m>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}(?![\d:]){_YEAR}\b", re.I)
 _MONTH_YEAR = re.compile(rf"\b(?:(?:in|en|of|de|d')\s*)?(?P<m>{_MONTH})\.?,?\s+(?P<year>\d{{4}})\b", re.I)
 _IN_N = re.compile(rf"\b(?:in|dans|d'ici)\s+(?P<n>{_NUM})\s+(?P<u>{_UNIT})\b", re.I)
-_N_AGO = re.compile(rf"\b(?:(?P<n>{_NUM})\s+(?P<u>{_UNIT})\s+ago|il\s+y\s+a\s+(?P<n2>{_NUM})\s+(?P<u2>{_UNIT}))\b", re.I)
+_N_AGO = re.compile(
+    rf"\b(?:(?P<n>{_NUM})\s+(?P<u>{_UNIT})\s+ago|il\s+y\s+a\s+(?P<n2>{_NUM})\s+(?P<u2>{_UNIT}))\b", re.I
+)
 _NEXT_LAST = re.compile(
     r"\b(?:(?P<en>next|last|this|coming)\s+(?P<eu>week-?end|week|month|year)"
     r"|(?:la\s+|le\s+|l'|cette\s+|ce\s+)(?P<fu>semaine|mois|année|an|week-?end)(?:\s+(?P<fw>prochaine?|dernière?))?)\b",
     re.I,
 )
 _WEEKDAY_RE = re.compile(
-    rf"\b(?:(?P<pre>next|last|this|coming|on)\s+)?(?P<w>{_WEEKDAY})(?:\s+(?P<post>prochain|dernier|qui vient))?\b",
+    rf"\b(?:(?P<pre>next|last|this|coming|on)\s+)?(?P<w>{_WEEKDAY})"
+    r"(?:\s+(?P<post>prochain|dernier|qui vient))?\b",
     re.I,
 )
 _Adder = Callable[[re.Match[str], date, Precision, bool, bool], None]
 _DAY_WORDS = re.compile(
-    r"\b(?P<w>the day after tomorrow|the day before yesterday|après-demain|apres-demain|avant-hier|today|tonight|"
-    r"tomorrow|yesterday|last night|aujourd'hui|ce soir|demain|hier(?: soir)?)\b",
+    r"\b(?P<w>the day after tomorrow|the day before yesterday|après-demain|apres-demain|avant-hier|today|"
+    r"tonight|tomorrow|yesterday|last night|aujourd'hui|ce soir|demain|hier(?: soir)?)\b",
     re.I,
 )
 _DAY_WORD_OFFSET = {
@@ -108,18 +120,22 @@ class FoundDate:
 
     @property
     def event_at(self) -> datetime:
-        """Local noon of that day as aware UTC: noon keeps the UTC date equal to the local one nearly everywhere."""
+        """Local noon of that day, as aware UTC: noon keeps the UTC date equal to the local one."""
         local = datetime.combine(self.local_date, time(12, 0), tzinfo=ZoneInfo(self.timezone))
         return local.astimezone(UTC)
 
     def month_day(self) -> MonthDay:
-        return MonthDay(self.local_date.month, self.local_date.day, self.local_date.year if self.year_given else None)
+        return MonthDay(
+            self.local_date.month, self.local_date.day, self.local_date.year if self.year_given else None
+        )
 
 
 def _invalid(language: str | None, text: str) -> InvalidInput:
     if language == "fr":
-        return InvalidInput(f"Je n'arrive pas à lire « {text} » comme une date (par exemple : 14 mars, 14/03).")
-    return InvalidInput(f"I can't read \"{text}\" as a date (for example: March 14, 14/03).")
+        return InvalidInput(
+            f"Je n'arrive pas à lire « {text} » comme une date (par exemple : 14 mars, 14/03)."
+        )
+    return InvalidInput(f'I can\'t read "{text}" as a date (for example: March 14, 14/03).')
 
 
 def _year(raw: str | None) -> int | None:
@@ -130,7 +146,7 @@ def _year(raw: str | None) -> int | None:
 
 
 def _day_month_order(a: int, b: int, language: str | None) -> tuple[int, int]:
-    """(day, month) of "a/b": unambiguous when one side exceeds 12; otherwise French reads day first, English month first."""
+    """(day, month) of "a/b": plain if a side exceeds 12, else day first in French, month first in English."""
     if a > 12:
         return a, b
     if b > 12:
@@ -218,7 +234,7 @@ def _sentence_is_past(text: str, start: int, end: int) -> bool:
 
 def _nearest_year(today: date, month: int, day: int, past: bool) -> date | None:
     """The occurrence of month/day in the future (or the past for past-tense sentences) closest to today."""
-    for offset in ((0, -1, 1) if past else (0, 1, -1)):
+    for offset in (0, -1, 1) if past else (0, 1, -1):
         year = today.year + offset
         try:
             candidate = date(year, month, day)
@@ -238,8 +254,11 @@ def resolve_dates(text: str, at: datetime, timezone: str, language: str | None =
     found: list[FoundDate] = []
 
     def add(match: re.Match[str], day: date, precision: Precision, relative: bool, year_given: bool) -> None:
-        found.append(FoundDate(match.group(0), match.start(), match.end(), day, precision, relative, year_given,
-                               timezone))  # fmt: skip
+        found.append(
+            FoundDate(
+                match.group(0), match.start(), match.end(), day, precision, relative, year_given, timezone
+            )
+        )
 
     def absolute(match: re.Match[str], month: int, day: int, year: int | None) -> None:
         if year is not None:
@@ -261,9 +280,9 @@ def resolve_dates(text: str, at: datetime, timezone: str, language: str | None =
     for match in _NUMERIC.finditer(text):
         # "4/5" is a score as often as a date: only read it as one with a year or after a word like "le"/"on".
         if match["year"] or _NUMERIC_CUE.search(text[: match.start()]):
-            day, month = _day_month_order(int(match["a"]), int(match["b"]), language)
+            day_number, month = _day_month_order(int(match["a"]), int(match["b"]), language)
             if month <= 12:
-                absolute(match, month, day, _year(match["year"]))
+                absolute(match, month, day_number, _year(match["year"]))
     for match in _MONTH_YEAR.finditer(text):
         add(match, date(int(match["year"]), MONTHS[match["m"].lower()], 1), "month", False, True)
     for match in _DAY_WORDS.finditer(text):
@@ -309,8 +328,14 @@ def _weekday(match: re.Match[str], today: date, text: str, add: _Adder) -> None:
     target = WEEKDAYS[match["w"].lower()]
     pre, post = (match["pre"] or "").lower(), (match["post"] or "").lower()
     ahead = (target - today.weekday()) % 7
-    if pre == "last" or post == "dernier" or (
-        not pre.startswith(("next", "coming")) and not post and _sentence_is_past(text, match.start(), match.end())
+    if (
+        pre == "last"
+        or post == "dernier"
+        or (
+            not pre.startswith(("next", "coming"))
+            and not post
+            and _sentence_is_past(text, match.start(), match.end())
+        )
     ):
         add(match, today - timedelta(days=(today.weekday() - target) % 7 or 7), "day", True, False)
     elif pre == "next" or post == "prochain":

@@ -16,7 +16,16 @@ from zoneinfo import ZoneInfo
 
 from bot.engine.language import detect_language
 from bot.engine.locks import KeyedLocks
-from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecalledMemory, RecallQuery, Reply, UserProfile
+from bot.engine.model import (
+    ChatKind,
+    ChatTurn,
+    Exchange,
+    IncomingMessage,
+    RecalledMemory,
+    RecallQuery,
+    Reply,
+    UserProfile,
+)
 from bot.engine.persona import Persona
 from bot.engine.ports import (
     Clock,

@@ -69,7 +69,10 @@ _TEXTS: dict[str, dict[str, str]] = {
             "donne une copie ; /forget all efface tout, partout."
         ),
     },
-    "usage_remember": {"en": "Usage: /remember <something to remember>", "fr": "Usage : /remember <ce que je dois retenir>"},
+    "usage_remember": {
+        "en": "Usage: /remember <something to remember>",
+        "fr": "Usage : /remember <ce que je dois retenir>",
+    },
     "usage_birthday": {
         "en": "Usage: /birthday <date>, e.g. /birthday March 14",
         "fr": "Usage : /birthday <date>, ex. /birthday 14 mars",
@@ -78,13 +81,19 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Usage: /timezone <zone or city>, e.g. /timezone Europe/Paris or /timezone Montreal",
         "fr": "Usage : /timezone <fuseau ou ville>, ex. /timezone Europe/Paris ou /timezone Montréal",
     },
-    "usage_checkins": {"en": "Usage: /checkins on or /checkins off", "fr": "Usage : /checkins on ou /checkins off"},
+    "usage_checkins": {
+        "en": "Usage: /checkins on or /checkins off",
+        "fr": "Usage : /checkins on ou /checkins off",
+    },
     "usage_forget": {
         "en": "Usage: /forget <memory id> or /forget all",
         "fr": "Usage : /forget <id du souvenir> ou /forget all",
     },
     "remembered": {"en": "Got it, I'll remember that.", "fr": "C'est noté, je m'en souviendrai."},
-    "birthday_set": {"en": "Noted: your birthday is {date}. 🎂", "fr": "C'est noté : ton anniversaire est le {date}. 🎂"},
+    "birthday_set": {
+        "en": "Noted: your birthday is {date}. 🎂",
+        "fr": "C'est noté : ton anniversaire est le {date}. 🎂",
+    },
     "birthday_invalid": {
         "en": "I couldn't read “{text}” as a real date. Try something like /birthday March 14.",
         "fr": "Je n'ai pas pu lire « {text} » comme une vraie date. Essaie par exemple /birthday 14 mars.",
@@ -99,12 +108,23 @@ _TEXTS: dict[str, dict[str, str]] = {
     },
     "checkins_on": {
         "en": "Check-ins are on: if we haven't talked for a while, I'll write to you (never at night).",
-        "fr": "Les nouvelles sont activées : si on ne s'est pas parlé depuis un moment, je t'écrirai (jamais la nuit).",
+        "fr": (
+            "Les nouvelles sont activées : si on ne s'est pas parlé depuis un moment, je t'écrirai "
+            "(jamais la nuit)."
+        ),
     },
-    "checkins_off": {"en": "Check-ins are off. I won't write first, except on your birthday.",
-                     "fr": "Les nouvelles sont désactivées. Je n'écrirai pas en premier, sauf pour ton anniversaire."},
-    "memories_empty": {"en": "I don't remember anything about you yet.", "fr": "Je ne me souviens encore de rien sur toi."},
-    "memories_header": {"en": "What I remember ({first}–{last} of {total}):", "fr": "Ce dont je me souviens ({first}–{last} sur {total}) :"},
+    "checkins_off": {
+        "en": "Check-ins are off. I won't write first, except on your birthday.",
+        "fr": "Les nouvelles sont désactivées. Je n'écrirai pas en premier, sauf pour ton anniversaire.",
+    },
+    "memories_empty": {
+        "en": "I don't remember anything about you yet.",
+        "fr": "Je ne me souviens encore de rien sur toi.",
+    },
+    "memories_header": {
+        "en": "What I remember ({first}–{last} of {total}):",
+        "fr": "Ce dont je me souviens ({first}–{last} sur {total}) :",
+    },
     "forgot_one": {"en": "Forgotten.", "fr": "Oublié."},
     "forgot_none": {"en": "I have no memory with that id.", "fr": "Je n'ai aucun souvenir avec cet identifiant."},
     "forget_all_confirm": {

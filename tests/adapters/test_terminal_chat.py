@@ -23,7 +23,7 @@ async def fake_llm() -> AsyncIterator[FakeOpenAI]:
         yield server
 
 
-async def _chat(lines: list[str], env: dict[str, str], *args: str, timeout: float = 120) -> tuple[int, str, str]:
+async def _chat(lines: list[str], env: dict[str, str], *args: str) -> tuple[int, str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", "chat", *args,
@@ -33,7 +33,7 @@ async def _chat(lines: list[str], env: dict[str, str], *args: str, timeout: floa
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
     )
-    stdout, stderr = await asyncio.wait_for(process.communicate("\n".join(lines).encode() + b"\n"), timeout)
+    stdout, stderr = await asyncio.wait_for(process.communicate("\n".join(lines).encode() + b"\n"), 120)
     return process.returncode or 0, stdout.decode(), stderr.decode()
 
 
@@ -76,7 +76,9 @@ async def test_chat_on_embedded_redis_leaves_no_server_behind(fake_llm: FakeOpen
     assert code == 0, err
     assert "echo: hi" in out
     assert (data_dir / "redis").is_dir()
-    leftovers = subprocess.run(["pgrep", "-f", str(data_dir / "redis")], capture_output=True, text=True)
+    leftovers = await asyncio.to_thread(
+        subprocess.run, ["pgrep", "-f", str(data_dir / "redis")], capture_output=True, text=True
+    )
     assert leftovers.stdout.strip() == ""
 
 

@@ -134,7 +134,11 @@ async def test_forget_everything_leaves_nothing_of_that_person(setup: Setup, clo
     await setup.window.append_turns(dm_conversation_id(LEA), [ChatTurn("user", "hi", clock.now(), LEA.key)])
     group = "telegram:chat:-5"
     await setup.window.append_turns(
-        group, [ChatTurn("user", "léa in group", clock.now(), LEA.key), ChatTurn("user", "tom in group", clock.now(), TOM.key)]
+        group,
+        [
+            ChatTurn("user", "léa in group", clock.now(), LEA.key),
+            ChatTurn("user", "tom in group", clock.now(), TOM.key),
+        ],
     )
 
     result = await setup.commands.forget_everything(LEA)

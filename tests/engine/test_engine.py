@@ -9,7 +9,7 @@ from bot.engine.model import RecalledMemory
 from tests.engine.conftest import MessageFactory, Rig
 
 
-async def test_reply_comes_from_the_model_with_persona_local_time_and_language(rig: Rig, message: MessageFactory) -> None:
+async def test_reply_comes_from_the_model_with_persona_local_time_language(rig: Rig, message: MessageFactory) -> None:
     rig.clock.current = datetime(2026, 7, 1, 20, 30, tzinfo=UTC)  # 22:30 in Paris (summer time)
     reply = await rig.engine.handle(message("Hello! How are you tonight?"))
 
