@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
+import threading
 import uuid
 from pathlib import Path
 from typing import Protocol, TextIO
@@ -52,7 +53,7 @@ class TerminalChat:
             if self._in.isatty():
                 self._out.write("you> ")
                 self._out.flush()
-            line = await asyncio.to_thread(self._in.readline)
+            line = await self._read_line()
             if not line:
                 return
             text = line.strip()
@@ -69,6 +70,21 @@ class TerminalChat:
                 # One bad turn must not end the session.
                 log.exception("terminal turn failed")
                 self._print("(something went wrong; see the log)")
+
+    async def _read_line(self) -> str:
+        # A daemon thread, not the default executor: a blocked read must not hold up shutdown on SIGTERM.
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[str] = loop.create_future()
+
+        def read() -> None:
+            try:
+                line = self._in.readline()
+            except (OSError, ValueError):
+                line = ""
+            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(line))
+
+        threading.Thread(target=read, name="terminal-input", daemon=True).start()
+        return await done
 
     async def _chat(self, text: str) -> None:
         message = IncomingMessage(

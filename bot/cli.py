@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import signal
 import sys
 from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
@@ -124,6 +125,20 @@ async def _eval_locomo(args: argparse.Namespace, settings: Settings) -> int:
     return await run_locomo_eval(settings, args.data, k=args.k, json_out=args.json_out, baselines=args.baselines)
 
 
+async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
+    """SIGTERM unwinds like Ctrl-C, so embedded servers are stopped and nothing is left running."""
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    if task is not None:
+        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    try:
+        return await work
+    except asyncio.CancelledError:
+        return 143
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
@@ -140,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))
     handler: Handler = args.handler
     try:
-        return asyncio.run(handler(args, settings))
+        return asyncio.run(_stoppable(handler(args, settings)))
     except ConfigError as exc:
         print(f"souvenir: configuration error: {exc}", file=sys.stderr)
         return 2

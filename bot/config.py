@@ -21,7 +21,7 @@ LLMProvider = Literal["openai", "anthropic", "openai-compatible"]
 
 _DEFAULT_MODELS: dict[str, str] = {
     "openai": "gpt-4o-mini",
-    "anthropic": "claude-3-5-haiku-latest",
+    "anthropic": "claude-haiku-4-5",
     "openai-compatible": "llama3.2",
 }
 OLLAMA_URL = "http://localhost:11434/v1"

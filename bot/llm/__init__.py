@@ -1,1 +1,4 @@
-"""llm package."""
+"""Language model providers behind the engine's `LanguageModel` port (OpenAI-compatible, Anthropic).
+
+Open one with `bot.llm.factory.open_language_model(settings)`.
+"""

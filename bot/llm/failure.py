@@ -11,15 +11,26 @@ log = logging.getLogger("bot.llm")
 _MAX_DETAIL = 160
 
 
-def status_reason(status: int, detail: str) -> str:
+def status_reason(status: int, body: object) -> str:
     """A short reason for an HTTP error status, with the server's message when it is safe to show.
 
-    Authentication errors may echo part of the key back, so their message is never repeated.
+    `body` is the decoded error body (OpenAI and Anthropic both put a message in `error.message`) or
+    its raw text. Authentication errors may echo part of the key back, so theirs is never repeated.
     """
     if status in (401, 403):
         return f"HTTP {status} (check SOUVENIR_LLM_API_KEY)"
-    detail = " ".join(detail.split())[:_MAX_DETAIL]
+    detail = " ".join(_error_message(body).split())[:_MAX_DETAIL]
     return f"HTTP {status}: {detail}" if detail else f"HTTP {status}"
+
+
+def _error_message(body: object) -> str:
+    if isinstance(body, str):
+        return body
+    if isinstance(body, dict):
+        error = body.get("error", body)
+        message = error.get("message") if isinstance(error, dict) else error
+        return message if isinstance(message, str) else ""
+    return ""
 
 
 def unavailable(provider: str, model: str, reason: str) -> LLMUnavailable:

@@ -66,7 +66,8 @@ async def test_chat_replies_through_the_llm_and_remembers_within_the_session(
     assert "Europe/Paris" in out
     assert "echo: What's my cat called?" in out
     # The second message went to the model with the first exchange as context.
-    last = fake_llm.requests[-1].body["messages"]
+    chats = [r for r in fake_llm.requests if "response_format" not in r.body]  # not memory extraction
+    last = chats[-1].body["messages"]
     assert any("Miso" in str(m.get("content")) for m in last[:-1])
 
 
@@ -96,3 +97,29 @@ async def test_a_dead_llm_gives_a_kind_reply_and_one_log_line(redis_url: str, da
     assert "Désolé" in out  # the fallback, in the person's language
     assert "Traceback" not in err
     assert "LLM unavailable" in err or "unavailable" in err.lower()
+
+
+async def test_sigterm_stops_chat_cleanly_and_stops_the_embedded_redis(fake_llm: FakeOpenAI, data_dir: Path) -> None:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "chat",
+        cwd=ROOT,
+        env={**clean, "PYTHONPATH": str(ROOT), **_env(data_dir, fake_llm.base_url, None)},
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(b"hello\n")
+    await process.stdin.drain()
+    seen = b""
+    while b"echo: hello" not in seen:
+        chunk = await asyncio.wait_for(process.stdout.readline(), 120)
+        assert chunk, "chat exited before answering"
+        seen += chunk
+    process.terminate()  # stdin stays open: the chat is waiting for the next line
+    assert await asyncio.wait_for(process.wait(), 30) == 143
+    leftovers = await asyncio.to_thread(
+        subprocess.run, ["pgrep", "-f", str(data_dir / "redis")], capture_output=True, text=True
+    )
+    assert leftovers.stdout.strip() == ""

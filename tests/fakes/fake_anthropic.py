@@ -10,7 +10,13 @@ import itertools
 
 from aiohttp import web
 
-from tests.fakes.llm_script import JsonObject, Responder, ScriptedLLMServer
+from tests.fakes.llm_script import (
+    JSON_DEFAULT_REPLY,
+    JsonObject,
+    Responder,
+    ScriptedLLMServer,
+    echo_responder,
+)
 
 _ERROR_TYPES = {
     400: "invalid_request_error",
@@ -24,7 +30,8 @@ _ERROR_TYPES = {
 
 
 class FakeAnthropic(ScriptedLLMServer):
-    """Records every request; answers with the script, else the responder (echo of the last user text)."""
+    """Records every request; answers with the script, else the responder: echo of the last user text,
+    or `{"memories": []}` when the system prompt asks for JSON (Anthropic has no JSON mode flag)."""
 
     def __init__(
         self,
@@ -42,6 +49,9 @@ class FakeAnthropic(ScriptedLLMServer):
 
     def routes(self) -> list[web.RouteDef]:
         return [web.post("/v1/messages", self.handle_completion)]
+
+    def default_responder(self, body: JsonObject) -> str:
+        return JSON_DEFAULT_REPLY if "json" in str(body.get("system", "")).lower() else echo_responder(body)
 
     def success_body(self, request: JsonObject, text: str) -> JsonObject:
         prompt_words = sum(len(str(m.get("content", "")).split()) for m in request.get("messages") or [])

@@ -16,9 +16,13 @@ import time
 
 from aiohttp import web
 
-from tests.fakes.llm_script import JsonObject, Responder, ScriptedLLMServer, echo_responder
-
-JSON_DEFAULT_REPLY = '{"memories": []}'
+from tests.fakes.llm_script import (
+    JSON_DEFAULT_REPLY,
+    JsonObject,
+    Responder,
+    ScriptedLLMServer,
+    echo_responder,
+)
 
 _ERROR_TYPES = {
     400: "invalid_request_error",
@@ -89,9 +93,8 @@ class FakeOpenAI(ScriptedLLMServer):
         return {"error": {"message": message, "type": error_type, "param": None, "code": None}}
 
     async def _models(self, request: web.Request) -> web.Response:
-        return web.json_response(
-            {"object": "list", "data": [{"id": "fake-model", "object": "model", "created": 0, "owned_by": "fake"}]}
-        )
+        model = {"id": "fake-model", "object": "model", "created": 0, "owned_by": "fake"}
+        return web.json_response({"object": "list", "data": [model]})
 
 
 async def _serve(port: int, reply: str | None) -> None:

@@ -14,11 +14,12 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, Self
 
 from aiohttp import web
 
 JsonObject = dict[str, Any]
+JSON_DEFAULT_REPLY = '{"memories": []}'  # what the default responders give a request for JSON
 Responder = Callable[[JsonObject], str]
 
 
@@ -162,7 +163,7 @@ class ScriptedLLMServer(ABC):
             await self._runner.cleanup()
             self._runner = None
 
-    async def __aenter__(self) -> ScriptedLLMServer:
+    async def __aenter__(self) -> Self:
         await self.start()
         return self
 
@@ -211,7 +212,8 @@ class ScriptedLLMServer(ABC):
 
     def _authorized(self, headers: Mapping[str, str]) -> bool:
         # Anthropic's SDK >= 2.14 sends `Authorization: Bearer`, older ones `x-api-key`: accept both.
-        return self.api_key in (headers.get("x-api-key"), headers.get("authorization", "").removeprefix("Bearer "))
+        bearer = headers.get("authorization", "").removeprefix("Bearer ")
+        return self.api_key in (headers.get("x-api-key"), bearer)
 
     def _next_behaviour(self) -> Behaviour | None:
         if self._queue:

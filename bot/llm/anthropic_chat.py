@@ -1,0 +1,98 @@
+"""`LanguageModel` over Anthropic's Messages API. The only module that imports `anthropic`.
+
+Timeouts and retries are the SDK's own, as for OpenAI: each attempt gets `llm_timeout_s`, and
+408/409/429/5xx (529 overloaded included), timeouts and connection errors are retried
+`llm_max_retries` times with backoff, honouring `retry-after` / `retry-after-ms`.
+The installed SDK (API version 2026-10-21) has no `temperature` parameter, so the request's is unused.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anthropic
+from anthropic.types import MessageParam
+
+from bot.config import Settings
+from bot.engine.ports import CompletionRequest
+from bot.errors import ConfigError
+from bot.llm.conversation import alternating_messages, clean_reply, system_prompt
+from bot.llm.failure import status_reason, unavailable
+
+PROVIDER = "anthropic"
+
+
+class AnthropicChatModel:
+    def __init__(self, client: anthropic.AsyncAnthropic, model: str) -> None:
+        self._client = client
+        self._model = model
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> AnthropicChatModel:
+        """A model for `settings`; builds the SDK client without touching the network."""
+        if settings.llm_api_key is None:  # Settings already insists; without a key the SDK reads disk/env
+            raise ConfigError(
+                "SOUVENIR_LLM_API_KEY: an API key is required when SOUVENIR_LLM_PROVIDER=anthropic"
+            )
+        client = anthropic.AsyncAnthropic(
+            api_key=settings.llm_api_key.get_secret_value(),
+            base_url=settings.llm_base_url,
+            timeout=settings.llm_timeout_s,
+            max_retries=settings.llm_max_retries,
+        )
+        return cls(client, settings.resolved_llm_model)
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+    async def complete(self, request: CompletionRequest) -> str:
+        options: dict[str, Any] = {}
+        system = system_prompt(request)
+        if system:
+            options["system"] = system
+        try:
+            message = await self._client.messages.create(
+                model=self._model,
+                max_tokens=request.max_tokens,
+                messages=_messages(request),
+                **options,
+            )
+        except Exception as exc:  # SDK errors, and bare ValueErrors when a body is not JSON
+            raise unavailable(PROVIDER, self._model, _reason(exc)) from exc
+        text = _reply_text(message)
+        if not text:
+            raise unavailable(PROVIDER, self._model, "malformed reply: no text")
+        return clean_reply(text, request.json_output)
+
+
+def _messages(request: CompletionRequest) -> list[MessageParam]:
+    messages: list[MessageParam] = []
+    for message in alternating_messages(request):
+        if message.role == "user":
+            messages.append({"role": "user", "content": message.text})
+        else:
+            messages.append({"role": "assistant", "content": message.text})
+    return messages
+
+
+def _reply_text(message: object) -> str | None:
+    # Non-strict SDK parsing lets missing fields through as None; thinking blocks carry no answer.
+    blocks = getattr(message, "content", None)
+    if not isinstance(blocks, list):
+        return None
+    texts = [block.text for block in blocks if getattr(block, "type", None) == "text"]
+    text = "".join(part for part in texts if isinstance(part, str))
+    return text if text.strip() else None
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, anthropic.APITimeoutError):
+        return "timed out"
+    if isinstance(exc, anthropic.APIConnectionError):
+        cause = exc.__cause__
+        return f"connection failed ({type(cause).__name__})" if cause else "connection failed"
+    if isinstance(exc, anthropic.APIStatusError):
+        return status_reason(exc.status_code, exc.body)
+    if isinstance(exc, (anthropic.APIResponseValidationError, ValueError)):
+        return "malformed reply: not the expected JSON"
+    return f"unexpected {type(exc).__name__}"

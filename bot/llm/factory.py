@@ -1,0 +1,31 @@
+"""The one place the LLM provider is chosen from settings."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from bot.config import Settings
+from bot.engine.ports import LanguageModel
+
+
+@asynccontextmanager
+async def open_language_model(settings: Settings) -> AsyncIterator[LanguageModel]:
+    """The configured language model; its HTTP client is closed on exit. Nothing is sent on entry."""
+    # Each SDK is imported only when chosen: they are slow to import and most setups use one.
+    if settings.llm_provider == "anthropic":
+        from bot.llm.anthropic_chat import AnthropicChatModel
+
+        anthropic_model = AnthropicChatModel.from_settings(settings)
+        try:
+            yield anthropic_model
+        finally:
+            await anthropic_model.aclose()
+    else:
+        from bot.llm.openai_chat import OpenAIChatModel
+
+        openai_model = OpenAIChatModel.from_settings(settings)
+        try:
+            yield openai_model
+        finally:
+            await openai_model.aclose()
