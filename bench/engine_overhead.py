@@ -20,16 +20,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import redis.asyncio as aioredis  # noqa: E402
+import redis.asyncio as aioredis
 
-from bot.engine.clock import SystemClock  # noqa: E402
-from bot.engine.engine import Engine, EngineOptions  # noqa: E402
-from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id  # noqa: E402
-from bot.engine.noop import NoLongTermMemory, NoPlanner  # noqa: E402
-from bot.engine.ports import CompletionRequest  # noqa: E402
-from bot.persona_file import load_persona  # noqa: E402
-from memory.embedded_redis import embedded_redis  # noqa: E402
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles  # noqa: E402
+from bot.engine.clock import SystemClock
+from bot.engine.engine import Engine, EngineOptions
+from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id
+from bot.engine.noop import NoLongTermMemory, NoPlanner
+from bot.engine.ports import CompletionRequest
+from bot.persona_file import load_persona
+from memory.embedded_redis import embedded_redis
+from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 
 
 class InstantLLM:

@@ -44,7 +44,7 @@ class Settings(BaseSettings):
     llm_api_key: SecretStr | None = None
     llm_base_url: str | None = None
     llm_timeout_s: float = Field(default=60.0, gt=0)
-    llm_max_retries: int = Field(default=3, ge=0, le=10)
+    llm_max_retries: int = Field(default=2, ge=0, le=10)
     llm_extraction: bool = True  # also use the LLM to extract memories (offline extraction always runs)
 
     # Embeddings

@@ -15,7 +15,15 @@ import qdrant_edge as qe
 
 from bot.errors import ConfigError, StoreUnavailable
 from memory.qdrant.driver import DENSE, RRF_K, SPARSE, Hit, IndexPoint, Where
-from memory.qdrant.payload import CREATED_AT_TS, FLOAT_FIELDS, KEYWORD_FIELDS, KIND, SCOPE, USER_KEY, VALID_TO_TS
+from memory.qdrant.payload import (
+    CREATED_AT_TS,
+    FLOAT_FIELDS,
+    KEYWORD_FIELDS,
+    KIND,
+    SCOPE,
+    USER_KEY,
+    VALID_TO_TS,
+)
 from memory.sparse import SparseTerms
 
 _CONFIG_FILE = "edge_config.json"
@@ -96,10 +104,14 @@ class EdgeDriver:
         prefetches = [qe.Prefetch(limit=candidates, query=qe.Query.Nearest(dense, using=DENSE), filter=flt)]
         if sparse:
             prefetches.append(
-                qe.Prefetch(limit=candidates, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=flt)
+                qe.Prefetch(
+                    limit=candidates, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=flt
+                )
             )
+        # The stub types Fusion.Rrf as a nested class rather than a Fusion variant.
+        fusion: Any = qe.Fusion.Rrf(k=RRF_K)
         request = qe.QueryRequest(
-            limit=limit, prefetches=prefetches, query=qe.Fusion.Rrf(k=RRF_K), filter=flt, with_payload=True
+            limit=limit, prefetches=prefetches, query=fusion, filter=flt, with_payload=True
         )
         return _hits(await asyncio.to_thread(self._shard.query, request))
 
