@@ -1,0 +1,214 @@
+"""Slash commands and inline buttons, all delegated to the engine's `UserCommands`.
+
+Every action acts on the Telegram user who sent the command or pressed the button, never on anything
+named in the payload, so a forged callback can only ever touch the presser's own memories.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
+from telegram.constants import ChatType
+from telegram.error import BadRequest, TelegramError
+from telegram.ext import ContextTypes
+
+from adapters.telegram.callbacks import ForgetAll, ForgetItem, fingerprint, parse_callback
+from adapters.telegram.conversation import thread_of
+from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard
+from adapters.telegram.normalise import language_hint, user_ref
+from adapters.telegram.sending import TelegramSender
+from adapters.telegram.split import split_message
+from bot.engine.commands import CommandResult, UserCommands
+from bot.engine.model import MemoryPage, UserRef
+from bot.engine.texts import say
+from bot.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+EXPORT_FILENAME = "souvenir-export.json"
+_FORGET_ALL_WORDS = {"all", "everything", "tout"}
+
+
+def command_argument(text: str) -> str:
+    """What follows the command word ("/remember buy milk" -> "buy milk"), spacing inside kept."""
+    parts = text.split(None, 1)
+    return parts[1].strip() if len(parts) > 1 else ""
+
+
+class CommandHandlers:
+    def __init__(self, commands: UserCommands, sender: TelegramSender, *, page_size: int = 5) -> None:
+        self._commands = commands
+        self._sender = sender
+        self._page_size = page_size
+
+    # -- commands ------------------------------------------------------------------------------
+
+    async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer(message, await self._commands.start_text(user, hint))
+
+    async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer(message, await self._commands.help_text(user, hint))
+
+    async def privacy(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer(message, await self._commands.privacy_text(user, hint))
+
+    async def remember(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer_result(message, await self._commands.remember(user, _argument(message), hint))
+
+    async def birthday(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer_result(message, await self._commands.set_birthday(user, _argument(message), hint))
+
+    async def timezone(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer_result(message, await self._commands.set_timezone(user, _argument(message), hint))
+
+    async def checkins(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer_result(message, await self._commands.set_checkins(user, _argument(message), hint))
+
+    async def memories(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            page = await self._page_at(user, 0)
+            text, keyboard = await self._render(user, page, hint)
+            await self._answer(message, text, keyboard)
+
+    async def forget(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            argument = _argument(message)
+            if argument.lower() in _FORGET_ALL_WORDS:
+                language = await self._commands.language_of(user, hint)
+                await self._answer(message, say("forget_all_confirm", language), forget_all_keyboard(language))
+                return
+            await self._answer_result(message, await self._commands.forget_memory(user, argument, hint))
+
+    async def export(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            document = await self._commands.export(user)
+            language = await self._commands.language_of(user, hint)
+            await self._sender.send_document(
+                message.chat.id, document, EXPORT_FILENAME, say("export_caption", language)
+            )
+
+    async def unknown(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A command we don't have, in a private chat: show what we do have."""
+        await self.help(update, context)
+
+    # -- buttons -------------------------------------------------------------------------------
+
+    async def button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        action = parse_callback(query.data)
+        message = query.message
+        if (
+            action is None
+            or not isinstance(message, Message)
+            or message.chat.type != ChatType.PRIVATE
+            or message.chat.id != query.from_user.id
+        ):
+            log.info("Ignored a Telegram button with unexpected data or outside a private chat")
+            await query.answer()
+            return
+        user = user_ref(query.from_user)
+        hint = language_hint(query.from_user)
+        notice: str | None = None
+        if isinstance(action, ForgetAll):
+            await self._forget_all_pressed(query, user, hint, confirmed=action.confirmed)
+            return
+        if isinstance(action, ForgetItem):
+            notice = await self._forget_item_pressed(user, action, hint)
+        await query.answer(notice)  # first: it stops the button's spinner and shows the notice
+        page = await self._page_at(user, action.offset)
+        text, keyboard = await self._render(user, page, hint)
+        await _edit(query, text, keyboard)
+
+    async def _forget_item_pressed(self, user: UserRef, action: ForgetItem, hint: str | None) -> str | None:
+        page = await self._commands.memories_page(user, action.offset, self._page_size)
+        if action.number > len(page.items):
+            return None
+        item = page.items[action.number - 1]
+        if fingerprint(item.memory_id) != action.fingerprint:
+            return None  # the list changed since the page was shown: just show it afresh
+        result = await self._commands.forget_memory(user, item.memory_id, hint)
+        return result.text
+
+    async def _forget_all_pressed(
+        self, query: CallbackQuery, user: UserRef, hint: str | None, *, confirmed: bool
+    ) -> None:
+        if confirmed:
+            try:
+                text = (await self._commands.forget_everything(user, hint)).text
+            except InvalidInput as exc:
+                text = str(exc)
+        else:
+            text = say("forget_cancelled", await self._commands.language_of(user, hint))
+        await query.answer()
+        await _edit(query, text, None)
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    async def _page_at(self, user: UserRef, offset: int) -> MemoryPage:
+        page = await self._commands.memories_page(user, offset, self._page_size)
+        if not page.items and page.total > 0 and offset > 0:
+            # Past the end (memories were forgotten meanwhile): show the last page instead.
+            last = (page.total - 1) // self._page_size * self._page_size
+            page = await self._commands.memories_page(user, last, self._page_size)
+        return page
+
+    async def _render(
+        self, user: UserRef, page: MemoryPage, hint: str | None
+    ) -> tuple[str, InlineKeyboardMarkup | None]:
+        language = await self._commands.language_of(user, hint)
+        text = await self._commands.describe_page(user, page, hint)
+        return text, memories_keyboard(page, self._page_size, language)
+
+    async def _answer(self, message: Message, text: str, keyboard: InlineKeyboardMarkup | None = None) -> None:
+        in_group = message.chat.type != ChatType.PRIVATE
+        await self._sender.send_text(
+            message.chat.id,
+            text,
+            reply_to=message.message_id if in_group else None,
+            thread_id=thread_of(message),
+            reply_markup=keyboard,
+        )
+
+    async def _answer_result(self, message: Message, result: CommandResult) -> None:
+        await self._answer(message, result.text)
+
+
+def _asked(update: Update) -> tuple[Message, UserRef, str | None] | None:
+    message = update.message
+    if message is None or message.from_user is None or message.from_user.is_bot:
+        return None
+    return message, user_ref(message.from_user), language_hint(message.from_user)
+
+
+def _argument(message: Message) -> str:
+    return command_argument(message.text or "")
+
+
+async def _edit(query: CallbackQuery, text: str, keyboard: InlineKeyboardMarkup | None) -> None:
+    try:
+        await query.edit_message_text(split_message(text)[0] if text.strip() else text, reply_markup=keyboard)
+    except BadRequest as exc:
+        if "not modified" not in exc.message.lower():
+            raise
+    except TelegramError:
+        log.exception("Could not update a Telegram message after a button press")

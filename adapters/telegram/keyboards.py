@@ -1,0 +1,51 @@
+"""Inline keyboards for /memories and /forget all (pure: labels come from `bot.engine.texts`)."""
+
+from __future__ import annotations
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from adapters.telegram.callbacks import forget_all_data, forget_item_data, show_page_data
+from bot.engine.model import MemoryPage
+from bot.engine.texts import say
+
+_FORGET_BUTTONS_PER_ROW = 3
+
+
+def memories_keyboard(page: MemoryPage, page_size: int, language: str) -> InlineKeyboardMarkup | None:
+    """ "Forget #n" for each memory on the page, then ‹ Previous / Next › when there are more pages."""
+    forget = [
+        InlineKeyboardButton(
+            say("button_forget_this", language, n=n),
+            callback_data=forget_item_data(page.offset, n, item.memory_id),
+        )
+        for n, item in enumerate(page.items, start=1)
+    ]
+    rows = [forget[i : i + _FORGET_BUTTONS_PER_ROW] for i in range(0, len(forget), _FORGET_BUTTONS_PER_ROW)]
+    navigation = []
+    if page.offset > 0:
+        navigation.append(
+            InlineKeyboardButton(
+                say("button_previous", language),
+                callback_data=show_page_data(max(0, page.offset - page_size)),
+            )
+        )
+    if page.offset + len(page.items) < page.total:
+        navigation.append(
+            InlineKeyboardButton(
+                say("button_next", language), callback_data=show_page_data(page.offset + len(page.items))
+            )
+        )
+    if navigation:
+        rows.append(navigation)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def forget_all_keyboard(language: str) -> InlineKeyboardMarkup:
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(say("button_confirm_forget_all", language), callback_data=forget_all_data(True)),
+                InlineKeyboardButton(say("button_cancel", language), callback_data=forget_all_data(False)),
+            ]
+        ]
+    )

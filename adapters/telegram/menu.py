@@ -1,0 +1,72 @@
+"""The command menu Telegram shows next to the input field, in English (default) and French."""
+
+from __future__ import annotations
+
+import logging
+
+from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
+from telegram.error import TelegramError
+
+log = logging.getLogger(__name__)
+
+# Commands that read or change a person's own data only work in private chats.
+PRIVATE_COMMANDS = ("memories", "forget", "remember", "birthday", "timezone", "checkins", "export")
+GROUP_COMMANDS = ("start", "help", "privacy")
+
+_DESCRIPTIONS: dict[str, dict[str, str]] = {
+    "en": {
+        "start": "Who I am and what I remember",
+        "help": "What I can do",
+        "memories": "What I remember about you",
+        "forget": "Forget one memory, or everything",
+        "remember": "Ask me to remember something",
+        "birthday": "Tell me your birthday",
+        "timezone": "Set your time zone",
+        "checkins": "Let me check in on you (on/off)",
+        "export": "Get a copy of your data",
+        "privacy": "What is stored and where",
+    },
+    "fr": {
+        "start": "Qui je suis et ce dont je me souviens",
+        "help": "Ce que je sais faire",
+        "memories": "Ce dont je me souviens sur toi",
+        "forget": "Oublier un souvenir, ou tout",
+        "remember": "Me demander de retenir quelque chose",
+        "birthday": "Me dire ton anniversaire",
+        "timezone": "Régler ton fuseau horaire",
+        "checkins": "Prendre de tes nouvelles (on/off)",
+        "export": "Recevoir une copie de tes données",
+        "privacy": "Ce qui est stocké et où",
+    },
+}
+_MENU_ORDER = (
+    "start",
+    "help",
+    "memories",
+    "remember",
+    "forget",
+    "birthday",
+    "timezone",
+    "checkins",
+    "export",
+    "privacy",
+)
+
+
+def menu(language: str, *, groups: bool = False) -> list[BotCommand]:
+    names = GROUP_COMMANDS if groups else _MENU_ORDER
+    return [BotCommand(name, _DESCRIPTIONS[language][name]) for name in _MENU_ORDER if name in names]
+
+
+async def register_menu(bot: Bot) -> None:
+    """setMyCommands for private chats (every command) and groups (the harmless ones), EN and FR.
+    A failure only costs the menu, so it is logged, not raised."""
+    for language in ("en", "fr"):
+        code = None if language == "en" else language  # English is the fallback for every other language
+        try:
+            await bot.set_my_commands(menu(language), scope=BotCommandScopeDefault(), language_code=code)
+            await bot.set_my_commands(
+                menu(language, groups=True), scope=BotCommandScopeAllGroupChats(), language_code=code
+            )
+        except TelegramError:
+            log.exception("Could not register the %s command menu", language)

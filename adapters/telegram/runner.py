@@ -1,0 +1,169 @@
+"""Running the Telegram bot inside the caller's event loop, next to Discord and the scheduler."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from telegram import Update
+from telegram.error import InvalidToken
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    MessageHandler,
+    filters,
+)
+from telegram.request import HTTPXRequest
+
+from adapters.telegram.commands import CommandHandlers
+from adapters.telegram.conversation import Callback, ConversationEngine, TextMessages, UpdateBoundary, log_error
+from adapters.telegram.menu import GROUP_COMMANDS, PRIVATE_COMMANDS, register_menu
+from adapters.telegram.sending import TelegramMessenger, TelegramSender
+from adapters.telegram.throttle import SendThrottle
+from bot.config import Settings
+from bot.engine.commands import UserCommands
+from bot.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+MAX_CONCURRENT_UPDATES = 64
+
+
+@asynccontextmanager
+async def run_telegram(
+    settings: Settings,
+    *,
+    engine: ConversationEngine,
+    commands: UserCommands,
+    poll_timeout: float = 30.0,
+    poll_interval: float = 0.0,
+    typing_interval: float = 4.0,
+    per_chat_interval: float = 1.0,
+    overall_per_second: int = 25,
+    max_send_retries: int = 3,
+    page_size: int = 5,
+) -> AsyncIterator[TelegramMessenger]:
+    """Start the bot (long polling, or a webhook when SOUVENIR_TELEGRAM_WEBHOOK_URL is set), yield
+    the messenger for proactive DMs, and stop cleanly on exit or cancellation."""
+    if settings.telegram_token is None:
+        raise ConfigError("SOUVENIR_TELEGRAM_TOKEN: a bot token from @BotFather is required to run on Telegram")
+    root = settings.telegram_api_url.rstrip("/")
+    # Our own HTTP clients, so they can be closed even when startup fails half-way.
+    api_requests = HTTPXRequest(connection_pool_size=MAX_CONCURRENT_UPDATES)
+    poll_requests = HTTPXRequest()
+    application = (
+        ApplicationBuilder()
+        .token(settings.telegram_token.get_secret_value())
+        .base_url(f"{root}/bot")
+        .base_file_url(f"{root}/file/bot")
+        .request(api_requests)
+        .get_updates_request(poll_requests)
+        .concurrent_updates(MAX_CONCURRENT_UPDATES)
+        .job_queue(None)  # the app's own scheduler does timed work
+        .build()
+    )
+    throttle = SendThrottle(per_chat_interval=per_chat_interval, overall_per_second=overall_per_second)
+    sender = TelegramSender(application.bot, throttle, max_retries=max_send_retries)
+    _register_handlers(
+        application,
+        TextMessages(engine, sender, typing_interval=typing_interval),
+        CommandHandlers(commands, sender, page_size=page_size),
+        UpdateBoundary(sender),
+    )
+
+    try:
+        await application.initialize()  # getMe: fails fast on a bad token or an unreachable server
+    except BaseException as exc:
+        await asyncio.gather(api_requests.shutdown(), poll_requests.shutdown())
+        if isinstance(exc, InvalidToken):
+            raise ConfigError("SOUVENIR_TELEGRAM_TOKEN: Telegram rejected this bot token") from exc
+        raise
+    try:
+        await register_menu(application.bot)
+        await application.start()
+        try:
+            await _start_receiving(application, settings, poll_timeout=poll_timeout, poll_interval=poll_interval)
+            log.info("Telegram bot @%s is running", application.bot.username)
+            try:
+                yield TelegramMessenger(sender)
+            finally:
+                updater = application.updater
+                if updater is not None and updater.running:
+                    await updater.stop()
+        finally:
+            if application.running:
+                await application.stop()
+    finally:
+        await application.shutdown()
+
+
+async def _start_receiving(
+    application: Application,
+    settings: Settings,
+    *,
+    poll_timeout: float,
+    poll_interval: float,
+) -> None:
+    updater = application.updater
+    if updater is None:  # never: the builder always makes one unless told not to
+        raise RuntimeError("the Telegram application has no updater")
+    if settings.telegram_webhook_url:
+        secret = settings.telegram_webhook_secret
+        await updater.start_webhook(
+            listen=settings.telegram_webhook_listen,
+            port=settings.telegram_webhook_port,
+            url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
+            webhook_url=settings.telegram_webhook_url,
+            allowed_updates=ALLOWED_UPDATES,
+            # Without a configured secret, a fresh one per run still keeps forged updates out.
+            secret_token=secret.get_secret_value() if secret else secrets.token_urlsafe(32),
+        )
+    else:
+        await updater.start_polling(
+            poll_interval=poll_interval,
+            timeout=timedelta(seconds=poll_timeout),
+            allowed_updates=ALLOWED_UPDATES,
+        )
+
+
+def _register_handlers(
+    application: Application,
+    texts: TextMessages,
+    commands: CommandHandlers,
+    boundary: UpdateBoundary,
+) -> None:
+    # Edited messages are ignored: re-running a command or re-answering an edit would surprise people.
+    fresh = filters.UpdateType.MESSAGE
+    private = filters.ChatType.PRIVATE
+    callbacks: dict[str, Callback] = {
+        "start": commands.start,
+        "help": commands.help,
+        "privacy": commands.privacy,
+        "memories": commands.memories,
+        "forget": commands.forget,
+        "remember": commands.remember,
+        "birthday": commands.birthday,
+        "timezone": commands.timezone,
+        "checkins": commands.checkins,
+        "export": commands.export,
+    }
+    for name in GROUP_COMMANDS:
+        application.add_handler(CommandHandler(name, boundary.wrap(name, callbacks[name]), filters=fresh))
+    for name in PRIVATE_COMMANDS:
+        application.add_handler(CommandHandler(name, boundary.wrap(name, callbacks[name]), filters=fresh & private))
+    application.add_handler(
+        MessageHandler(fresh & private & filters.COMMAND, boundary.wrap("unknown", commands.unknown))
+    )
+    application.add_handler(
+        MessageHandler(fresh & filters.TEXT & ~filters.COMMAND, boundary.wrap("text", texts.on_text))
+    )
+    application.add_handler(CallbackQueryHandler(boundary.wrap("button", commands.button)))
+    application.add_error_handler(log_error)

@@ -1,0 +1,148 @@
+"""Everything the adapter sends: paced, split, plain text, retried after a 429, and proactive DMs."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import warnings
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import TypeVar
+
+from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
+from telegram.constants import ChatAction
+from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.warnings import PTBDeprecationWarning
+
+from adapters.telegram.normalise import PLATFORM
+from adapters.telegram.split import split_message
+from adapters.telegram.throttle import SendThrottle
+from bot.errors import InvalidInput, SouvenirError, UserUnreachable
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Telegram says "chat not found" to a bot that a person never started: as unreachable as a block.
+_UNREACHABLE_BAD_REQUESTS = ("chat not found", "user not found", "peer_id_invalid")
+
+
+class TelegramSender:
+    """Sends as plain text (no parse_mode: nothing the LLM writes can inject Markdown or HTML),
+    waits its turn in the throttle, and honours Telegram's retry_after a bounded number of times."""
+
+    def __init__(self, bot: Bot, throttle: SendThrottle, *, max_retries: int = 3, max_retry_wait: float = 60.0) -> None:
+        self._bot = bot
+        self._throttle = throttle
+        self._max_retries = max_retries
+        self._max_retry_wait = max_retry_wait
+
+    async def send_text(
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        reply_to: int | None = None,
+        thread_id: int | None = None,
+        reply_markup: InlineKeyboardMarkup | None = None,
+    ) -> list[Message]:
+        """One message per piece of `split_message(text)`; a keyboard goes on the last piece, and only
+        the first piece replies to `reply_to`."""
+        pieces = split_message(text)
+        sent: list[Message] = []
+        for index, piece in enumerate(pieces):
+            last = index == len(pieces) - 1
+            reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to and index == 0 else None
+
+            def call(
+                piece: str = piece, reply: ReplyParameters | None = reply, last: bool = last
+            ) -> Awaitable[Message]:
+                return self._bot.send_message(
+                    chat_id,
+                    piece,
+                    message_thread_id=thread_id,
+                    reply_parameters=reply,
+                    reply_markup=reply_markup if last else None,
+                )
+
+            sent.append(await self._with_retries(chat_id, call))
+        return sent
+
+    async def send_document(self, chat_id: int, data: bytes, filename: str, caption: str) -> Message:
+        return await self._with_retries(
+            chat_id,
+            lambda: self._bot.send_document(chat_id, InputFile(data, filename=filename), caption=caption),
+        )
+
+    async def _with_retries(self, chat_id: int, call: Callable[[], Awaitable[T]]) -> T:
+        attempt = 0
+        while True:
+            await self._throttle.wait_turn(chat_id)
+            try:
+                return await call()
+            except RetryAfter as exc:
+                wait = retry_after_seconds(exc)
+                attempt += 1
+                if attempt > self._max_retries or wait > self._max_retry_wait:
+                    raise
+                log.warning("Telegram asked to slow down; retrying in %.0f s (attempt %d)", wait, attempt)
+                await asyncio.sleep(wait)
+
+
+def retry_after_seconds(exc: RetryAfter) -> float:
+    with warnings.catch_warnings():
+        # PTB 22 returns int seconds with a deprecation warning unless PTB_TIMEDELTA is set.
+        warnings.simplefilter("ignore", PTBDeprecationWarning)
+        value = exc.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+@asynccontextmanager
+async def typing_indicator(
+    bot: Bot, chat_id: int, *, interval: float, thread_id: int | None = None
+) -> AsyncIterator[None]:
+    """Shows "typing…" until the block ends; Telegram clears the status after ~5 s, so repeat it."""
+
+    async def keep_typing() -> None:
+        while True:
+            try:
+                await bot.send_chat_action(chat_id, ChatAction.TYPING, message_thread_id=thread_id)
+            except Exception as exc:  # cosmetic: never let it break the reply
+                log.debug("send_chat_action failed: %s", exc)
+            await asyncio.sleep(interval)
+
+    task = asyncio.create_task(keep_typing(), name=f"telegram-typing-{chat_id}")
+    try:
+        yield
+    finally:
+        task.cancel()
+        await asyncio.wait([task])
+
+
+class TelegramMessenger:
+    """The engine's `Messenger` port for Telegram: unprompted messages to a person's private chat."""
+
+    def __init__(self, sender: TelegramSender) -> None:
+        self._sender = sender
+
+    async def send_direct(self, user_key: str, text: str) -> None:
+        chat_id = chat_id_of(user_key)
+        try:
+            await self._sender.send_text(chat_id, text)
+        except Forbidden as exc:
+            raise UserUnreachable(f"Telegram refuses to deliver to {user_key}: {exc.message}") from exc
+        except BadRequest as exc:
+            if any(marker in exc.message.lower() for marker in _UNREACHABLE_BAD_REQUESTS):
+                raise UserUnreachable(f"Telegram cannot reach {user_key}: {exc.message}") from exc
+            raise SouvenirError(f"Telegram rejected a message to {user_key}: {exc.message}") from exc
+        except TelegramError as exc:
+            raise SouvenirError(f"Telegram send to {user_key} failed: {exc.message}") from exc
+
+
+def chat_id_of(user_key: str) -> int:
+    """A person's private chat id is their user id."""
+    platform, _, user_id = user_key.partition(":")
+    if platform != PLATFORM or not user_id.lstrip("-").isdigit():
+        raise InvalidInput(f"not a Telegram user key: {user_key!r}")
+    return int(user_id)
