@@ -1,0 +1,129 @@
+"""The discord.py client: answers DMs, @mentions and replies through the engine; hosts the slash commands.
+
+Every event handler is an error boundary: a failure is logged and the bot carries on with the next event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from adapters.discord.components import COMPONENT_ITEMS
+from adapters.discord.incoming import to_incoming
+from adapters.discord.outgoing import split_message
+from adapters.discord.slash import SouvenirCommandTree, add_slash_commands
+from adapters.discord.translations import FrenchTranslator
+from bot.engine.commands import UserCommands
+from bot.engine.model import ChatKind, IncomingMessage, Reply
+
+log = logging.getLogger(__name__)
+
+NO_PINGS = discord.AllowedMentions.none()
+
+
+class MessageHandler(Protocol):
+    """The engine as this adapter sees it. None means "already answered" (a platform re-delivery)."""
+
+    async def handle(self, message: IncomingMessage) -> Reply | None: ...
+
+
+def souvenir_intents() -> discord.Intents:
+    """No privileged intent: DMs, @mentions and replies to the bot carry their text without message_content."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.guild_messages = True
+    intents.dm_messages = True
+    return intents
+
+
+@dataclass(frozen=True, slots=True)
+class GatewayTimings:
+    """Waits Discord imposes or discord.py defaults to; tests against the loopback fake shorten them."""
+
+    ready_timeout_s: float = 60.0  # how long `run_discord` waits for READY before giving up
+    guild_ready_s: float = 2.0  # discord.py waits this long after the last GUILD_CREATE before READY
+    identify_interval_s: float = 5.0  # Discord allows one IDENTIFY per 5 s (matters with several shards)
+
+
+DEFAULT_TIMINGS = GatewayTimings()
+
+
+class SouvenirClient(discord.Client):
+    def __init__(
+        self,
+        *,
+        handler: MessageHandler,
+        user_commands: UserCommands,
+        timings: GatewayTimings = DEFAULT_TIMINGS,
+        **options: Any,
+    ) -> None:
+        super().__init__(
+            intents=souvenir_intents(), allowed_mentions=NO_PINGS, guild_ready_timeout=timings.guild_ready_s, **options
+        )
+        self.timings = timings
+        self.handler = handler
+        self.user_commands = user_commands
+        self.tree = SouvenirCommandTree(self)
+        add_slash_commands(self.tree, user_commands)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(*COMPONENT_ITEMS)
+        await self.tree.set_translator(FrenchTranslator())
+        try:
+            synced = await self.tree.sync()
+        except discord.HTTPException:
+            # Conversations still work without slash commands; the next start syncs again.
+            log.exception("could not sync the slash commands with Discord")
+        else:
+            log.info("synced %d slash commands", len(synced))
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        if not initial:
+            await asyncio.sleep(self.timings.identify_interval_s)
+
+    async def on_message(self, message: discord.Message) -> None:
+        try:
+            await self._answer(message)
+        except Exception:
+            log.exception("could not answer a Discord message")
+
+    async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
+        log.exception("Discord event handler %s failed", event_method)
+
+    async def _answer(self, message: discord.Message) -> None:
+        if self.user is None:
+            return
+        incoming = to_incoming(message, bot_user_id=self.user.id)
+        if incoming is None:
+            return
+        async with _typing(message.channel):
+            reply = await self.handler.handle(incoming)
+        if reply is None:
+            return  # the engine has answered this message before (gateway RESUME replay)
+        reference = None if incoming.chat_kind is ChatKind.PRIVATE else message.to_reference(fail_if_not_exists=False)
+        for index, piece in enumerate(split_message(reply.text)):
+            if index == 0 and reference is not None:
+                await message.channel.send(piece, reference=reference, allowed_mentions=NO_PINGS)
+            else:
+                await message.channel.send(piece, allowed_mentions=NO_PINGS)
+
+
+class ShardedSouvenirClient(SouvenirClient, discord.AutoShardedClient):
+    """The same bot over several gateway shards (large bots; `SOUVENIR_DISCORD_SHARDS`)."""
+
+
+@contextlib.asynccontextmanager
+async def _typing(channel: discord.abc.Messageable) -> AsyncIterator[None]:
+    """Shows the typing indicator while the engine thinks; a channel refusing it must not cost the reply."""
+    async with contextlib.AsyncExitStack() as stack:
+        try:
+            await stack.enter_async_context(channel.typing())
+        except discord.HTTPException:
+            log.warning("could not show the typing indicator")
+        yield

@@ -1,0 +1,37 @@
+"""Unprompted messages (birthdays, check-ins) to a person's DMs: the engine's `Messenger` port."""
+
+from __future__ import annotations
+
+import discord
+
+from adapters.discord.client import NO_PINGS
+from adapters.discord.incoming import PLATFORM
+from adapters.discord.outgoing import split_message
+from bot.errors import InvalidInput, UserUnreachable
+
+# 50007: "Cannot send messages to this user" (DMs closed, blocked, no shared server); 10013: unknown user.
+_UNREACHABLE_CODES = frozenset({50007, 10013})
+
+
+class DiscordMessenger:
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+
+    async def send_direct(self, user_key: str, text: str) -> None:
+        """Opens (or reuses) the DM channel and sends the text; `UserUnreachable` when Discord refuses."""
+        user_id = discord_user_id(user_key)
+        try:
+            channel = await self._client.create_dm(discord.Object(id=user_id))
+            for piece in split_message(text):
+                await channel.send(piece, allowed_mentions=NO_PINGS)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            if exc.code in _UNREACHABLE_CODES or isinstance(exc, discord.NotFound):
+                raise UserUnreachable(f"Discord refuses DMs to {user_key} ({exc.code})") from exc
+            raise
+
+
+def discord_user_id(user_key: str) -> int:
+    platform, _, raw_id = user_key.partition(":")
+    if platform != PLATFORM or not raw_id.isdigit():
+        raise InvalidInput(f"not a Discord user key: {user_key!r}")
+    return int(raw_id)

@@ -1,0 +1,100 @@
+"""Runs the Discord bot inside the application's event loop, next to Telegram and the scheduler."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+
+import discord
+
+from adapters.discord.client import (
+    DEFAULT_TIMINGS,
+    GatewayTimings,
+    MessageHandler,
+    ShardedSouvenirClient,
+    SouvenirClient,
+)
+from adapters.discord.endpoints import point_discord_at
+from adapters.discord.messenger import DiscordMessenger
+from bot.config import Settings
+from bot.engine.commands import UserCommands
+from bot.errors import ConfigError
+
+log = logging.getLogger(__name__)
+
+_STOP_TIMEOUT_S = 10.0
+
+
+@contextlib.asynccontextmanager
+async def run_discord(
+    settings: Settings,
+    *,
+    engine: MessageHandler,
+    commands: UserCommands,
+    timings: GatewayTimings = DEFAULT_TIMINGS,
+) -> AsyncIterator[DiscordMessenger]:
+    """Logs in, syncs the slash commands, waits for the gateway's READY, then yields the messenger.
+
+    The client runs as a task of the current loop and is closed on exit, including on cancellation.
+    """
+    if settings.discord_token is None:
+        raise ConfigError("SOUVENIR_DISCORD_TOKEN: required to run the Discord bot")
+    point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
+    client: SouvenirClient
+    if settings.discord_shards is not None:
+        client = ShardedSouvenirClient(
+            handler=engine, user_commands=commands, timings=timings, shard_count=settings.discord_shards
+        )
+    else:
+        client = SouvenirClient(handler=engine, user_commands=commands, timings=timings)
+    async with client:
+        running = asyncio.create_task(client.start(settings.discord_token.get_secret_value()), name="discord")
+        try:
+            await _until_ready(client, running, timings.ready_timeout_s)
+            log.info("Discord bot ready as %s", client.user)
+            yield DiscordMessenger(client)
+        finally:
+            await client.close()
+            await _stopped(running)
+
+
+async def _until_ready(client: discord.Client, running: asyncio.Task[None], within_s: float) -> None:
+    ready = asyncio.create_task(client.wait_until_ready())
+    try:
+        done, _ = await asyncio.wait({ready, running}, timeout=within_s, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        ready.cancel()
+    if ready in done:
+        return
+    if running in done:
+        error = running.exception()
+        if isinstance(error, discord.LoginFailure):
+            raise ConfigError("SOUVENIR_DISCORD_TOKEN: Discord rejected the token") from error
+        raise ConfigError(f"Discord: could not connect ({_root_cause(error)!r})") from error
+    raise ConfigError(
+        f"Discord: not ready after {within_s:.0f} s — check SOUVENIR_DISCORD_TOKEN and that Discord "
+        "(or SOUVENIR_DISCORD_API_URL / SOUVENIR_DISCORD_GATEWAY_URL) is reachable"
+    )
+
+
+def _root_cause(error: BaseException | None) -> BaseException | None:
+    # discord.py can trip over its own state after the first failure; the first failure is what tells.
+    while error is not None and (error.__cause__ or error.__context__) is not None:
+        error = error.__cause__ or error.__context__
+    return error
+
+
+async def _stopped(running: asyncio.Task[None]) -> None:
+    """Waits for the client task to end after close(); cancels it if it lingers. Never raises its errors."""
+    await asyncio.wait({running}, timeout=_STOP_TIMEOUT_S)
+    running.cancel()
+    try:
+        await running
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise  # we are being cancelled ourselves: let it through
+    except Exception:
+        log.debug("the Discord client ended with an error while stopping", exc_info=True)

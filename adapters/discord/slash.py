@@ -1,0 +1,140 @@
+"""The slash commands: thin wrappers over `UserCommands`, usable in DMs and guilds, user-installable.
+
+Every answer is ephemeral (only the person who asked sees their memories and settings). Commands that
+touch the stores defer first, so Discord's 3-second deadline holds even when a store is slow.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+from adapters.discord.components import forget_all_view, show_memories
+from adapters.discord.incoming import language_from_locale, user_of
+from bot.engine.commands import CommandResult, UserCommands
+from bot.engine.model import UserRef
+from bot.engine.texts import say
+from bot.engine.timezones import suggest_timezones
+from bot.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+_FORGET_ALL_WORDS = {"all", "tout", "everything", "*"}
+EXPORT_FILENAME = "souvenir-export.json"
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _everywhere(command: F) -> F:
+    """Installable on guilds and on a person's account; usable in guilds, DMs and group DMs."""
+    command = app_commands.allowed_installs(guilds=True, users=True)(command)
+    return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(command)
+
+
+async def _answer(
+    interaction: discord.Interaction[Any],
+    produce: Callable[[UserRef, str | None], Awaitable[CommandResult | str]],
+) -> None:
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    result = await produce(user_of(interaction), language_from_locale(interaction.locale))
+    await interaction.followup.send(result if isinstance(result, str) else result.text, ephemeral=True)
+
+
+def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommands) -> None:
+    @tree.command(name="memories", description=_("What I remember about you"))
+    @_everywhere
+    async def memories(interaction: discord.Interaction[Any]) -> None:
+        await show_memories(interaction, service, 0, in_place=False)
+
+    @tree.command(name="forget", description=_("Forget one memory, or everything"))
+    @app_commands.rename(memory=_("memory"))
+    @app_commands.describe(memory=_("A memory id (see /export), or “all” to forget everything"))
+    @_everywhere
+    async def forget(interaction: discord.Interaction[Any], memory: str = "") -> None:
+        if memory.strip().lower() not in _FORGET_ALL_WORDS:
+            await _answer(interaction, lambda user, hint: service.forget_memory(user, memory, hint))
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        language = await service.language_of(user_of(interaction), language_from_locale(interaction.locale))
+        await interaction.followup.send(
+            say("forget_all_confirm", language), view=forget_all_view(language), ephemeral=True
+        )
+
+    @tree.command(name="remember", description=_("Ask me to remember something"))
+    @app_commands.rename(text=_("text"))
+    @app_commands.describe(text=_("What I should remember"))
+    @_everywhere
+    async def remember(interaction: discord.Interaction[Any], text: str) -> None:
+        await _answer(interaction, lambda user, hint: service.remember(user, text, hint))
+
+    @tree.command(name="birthday", description=_("Tell me your birthday"))
+    @app_commands.rename(date=_("date"))
+    @app_commands.describe(date=_("Your birthday, e.g. March 14"))
+    @_everywhere
+    async def birthday(interaction: discord.Interaction[Any], date: str) -> None:
+        await _answer(interaction, lambda user, hint: service.set_birthday(user, date, hint))
+
+    @tree.command(name="timezone", description=_("Set your time zone"))
+    @app_commands.rename(zone=_("zone"))
+    @app_commands.describe(zone=_("A city or a zone such as Europe/Paris"))
+    @_everywhere
+    async def timezone(interaction: discord.Interaction[Any], zone: str) -> None:
+        await _answer(interaction, lambda user, hint: service.set_timezone(user, zone, hint))
+
+    @timezone.autocomplete("zone")
+    async def zone_choices(interaction: discord.Interaction[Any], current: str) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=zone, value=zone) for zone in suggest_timezones(current)]
+
+    @tree.command(name="checkins", description=_("Let me check in when we haven't talked for a while"))
+    @app_commands.rename(state=_("state"))
+    @app_commands.describe(state=_("On or off"))
+    @app_commands.choices(
+        state=[app_commands.Choice(name=_("on"), value="on"), app_commands.Choice(name=_("off"), value="off")]
+    )
+    @_everywhere
+    async def checkins(interaction: discord.Interaction[Any], state: str) -> None:
+        await _answer(interaction, lambda user, hint: service.set_checkins(user, state, hint))
+
+    @tree.command(name="export", description=_("A copy of everything I keep about you"))
+    @_everywhere
+    async def export(interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user, hint = user_of(interaction), language_from_locale(interaction.locale)
+        document = await service.export(user)
+        caption = say("export_caption", await service.language_of(user, hint))
+        attachment = discord.File(io.BytesIO(document), filename=EXPORT_FILENAME)
+        await interaction.followup.send(caption, file=attachment, ephemeral=True)
+
+    @tree.command(name="privacy", description=_("What is stored, where, and how to erase it"))
+    @_everywhere
+    async def privacy(interaction: discord.Interaction[Any]) -> None:
+        await _answer(interaction, service.privacy_text)
+
+    @tree.command(name="help", description=_("What I can do"))
+    @_everywhere
+    async def help_(interaction: discord.Interaction[Any]) -> None:
+        await _answer(interaction, service.help_text)
+
+
+class SouvenirCommandTree(app_commands.CommandTree[Any]):
+    """Logs a failed command and tells the person something went wrong instead of leaving them hanging."""
+
+    async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        log.error("slash command %s failed", interaction.command.name if interaction.command else "?", exc_info=cause)
+        text = (
+            str(cause) if isinstance(cause, InvalidInput) else say("fallback", language_from_locale(interaction.locale))
+        )
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.warning("could not tell the person their command failed")

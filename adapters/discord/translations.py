@@ -1,0 +1,55 @@
+"""French names and descriptions for the slash commands, handed to Discord when the command tree syncs.
+
+Command names stay the same in every language on purpose: the French help text and the bot's own
+messages refer to /memories, /forget… so a French user must see those names in the command picker too.
+Descriptions, option names and choice names are translated.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+
+FRENCH: dict[str, str] = {
+    # command descriptions
+    "What I remember about you": "Ce dont je me souviens sur toi",
+    "Forget one memory, or everything": "Oublier un souvenir, ou tout",
+    "Ask me to remember something": "Me demander de retenir quelque chose",
+    "Tell me your birthday": "Me dire ton anniversaire",
+    "Set your time zone": "Choisir ton fuseau horaire",
+    "Let me check in when we haven't talked for a while": "Me laisser prendre de tes nouvelles de temps en temps",
+    "A copy of everything I keep about you": "Une copie de tout ce que je garde sur toi",
+    "What is stored, where, and how to erase it": "Ce qui est stocké, où, et comment l'effacer",
+    "What I can do": "Ce que je sais faire",
+    # option names (lowercase, no spaces: Discord's rule for names)
+    "memory": "souvenir",
+    "text": "texte",
+    "date": "date",
+    "zone": "fuseau",
+    "state": "etat",
+    # option descriptions
+    "A memory id (see /export), or “all” to forget everything": (
+        "Un id de souvenir (voir /export), ou « all » pour tout oublier"
+    ),
+    "What I should remember": "Ce que je dois retenir",
+    "Your birthday, e.g. March 14": "Ton anniversaire, ex. 14 mars",
+    "A city or a zone such as Europe/Paris": "Une ville ou un fuseau comme Europe/Paris",
+    "On or off": "Activées ou non",
+    # choice names
+    "on": "activer",
+    "off": "désactiver",
+}
+
+
+class FrenchTranslator(app_commands.Translator):
+    """Answers Discord's French locale from `FRENCH`; every other locale keeps the English text."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        if locale is not discord.Locale.french:
+            return None
+        return FRENCH.get(string.message)
