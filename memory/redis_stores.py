@@ -57,7 +57,10 @@ class RedisConversationWindow:
 
     async def forget_user(self, user_key: str) -> None:
         """Drop the person's turns from every window they wrote in; private windows go whole."""
-        conversations = await self._redis.smembers(_conversations_key(user_key))
+        conversations = set(await self._redis.smembers(_conversations_key(user_key)))
+        platform, _, user_id = user_key.partition(":")
+        # The private window may hold only unprompted messages from the bot, which name no author.
+        conversations.add(f"{platform}:dm:{user_id}")
         for raw_id in conversations:
             conversation_id = _text(raw_id)
             key = _window_key(conversation_id)

@@ -114,8 +114,11 @@ _TEXTS: dict[str, dict[str, str]] = {
         ),
     },
     "checkins_off": {
-        "en": "Check-ins are off. I won't write first, except on your birthday.",
-        "fr": "Les nouvelles sont désactivées. Je n'écrirai pas en premier, sauf pour ton anniversaire.",
+        "en": "Check-ins are off. I'll only write first for your birthday and the big days you tell me about.",
+        "fr": (
+            "Les nouvelles sont désactivées. Je n'écrirai en premier que pour ton anniversaire et les grands "
+            "jours dont tu me parles."
+        ),
     },
     "memories_empty": {
         "en": "I don't remember anything about you yet.",

@@ -58,3 +58,12 @@ async def test_a_window_keeps_order_and_authors(redis_client: aioredis.Redis) ->
 
     assert await window.recent_turns("telegram:chat:7") == turns[1:]
     assert 0 < await redis_client.ttl("souvenir:window:telegram:chat:7") <= 300
+
+
+async def test_forgetting_a_person_erases_a_private_window_of_unprompted_messages(redis_client: aioredis.Redis) -> None:
+    window = RedisConversationWindow(redis_client, max_turns=10, ttl=timedelta(days=1))
+    await window.append_turns("telegram:dm:5", [ChatTurn("assistant", "Happy birthday!", AT)])
+
+    await window.forget_user("telegram:5")
+
+    assert await window.recent_turns("telegram:dm:5") == []

@@ -1,0 +1,146 @@
+"""Writing one unprompted message: the language model with a few recalled memories, else a fixed template."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.config import Settings
+from bot.engine.model import DM_SCOPE, ChatTurn, RecallQuery, UserProfile
+from bot.engine.ports import CompletionRequest, LanguageModel, LongTermMemory
+from bot.engine.texts import say
+from bot.errors import LLMUnavailable
+from jobs.templates import template
+
+log = logging.getLogger(__name__)
+
+_LANGUAGE_NAMES = {"en": "English", "fr": "French"}
+
+
+@dataclass(frozen=True, slots=True)
+class Occasion:
+    """What an unprompted message is about."""
+
+    template_key: str  # a key of `jobs.templates`
+    brief: str  # the occasion in plain English, for the model
+    recall_text: str  # what to look for in the person's memories
+    what: str = ""  # the person's own words for it
+    days: int = 0  # days until it (someone else's occasion announced ahead)
+    on: date | None = None  # the occasion's date
+
+
+def first_name(profile: UserProfile) -> str:
+    return profile.display_name.split()[0] if profile.display_name.strip() else ""
+
+
+def disclosure_due(settings: Settings, profile: UserProfile, now: datetime) -> bool:
+    if not settings.disclosure_enabled:
+        return False
+    last = profile.last_disclosed_at
+    return last is None or now - last >= timedelta(hours=settings.disclosure_interval_hours)
+
+
+def disclosure_text(settings: Settings, language: str) -> str:
+    custom = settings.disclosure_text_fr if language == "fr" else settings.disclosure_text_en
+    return custom or say("disclosure", language)
+
+
+def fixed_text(occasion: Occasion, profile: UserProfile, language: str) -> str:
+    shown_date = occasion.on.strftime("%d/%m" if language == "fr" else "%B %d") if occasion.on else ""
+    return template(
+        occasion.template_key,
+        language,
+        name=first_name(profile),
+        what=occasion.what,
+        days=occasion.days,
+        date=shown_date,
+    )
+
+
+class Composer:
+    def __init__(
+        self,
+        *,
+        llm: LanguageModel | None,
+        memory: LongTermMemory | None,
+        timeout: timedelta = timedelta(seconds=120),
+        recall_limit: int = 5,
+    ) -> None:
+        self._llm = llm
+        self._memory = memory
+        self._timeout_s = timeout.total_seconds()
+        self._recall_limit = recall_limit
+
+    async def compose(
+        self, occasion: Occasion, profile: UserProfile, language: str, now: datetime, zone: str
+    ) -> str:
+        """The message body (without the AI disclosure). Never raises for a model or memory failure."""
+        if self._llm is None:
+            return fixed_text(occasion, profile, language)
+        try:
+            async with asyncio.timeout(self._timeout_s):
+                memories = await self._recall(occasion, profile, now, zone)
+                request = _request(occasion, profile, language, now, zone, memories)
+                text = _clean(await self._llm.complete(request))
+        except LLMUnavailable as exc:
+            log.warning("LLM unavailable for an unprompted message to %s: %s", profile.user_key, exc)
+            text = ""
+        except TimeoutError:
+            log.warning("LLM too slow for an unprompted message to %s; using the template", profile.user_key)
+            text = ""
+        except Exception:
+            log.exception("LLM failed for an unprompted message to %s; using the template", profile.user_key)
+            text = ""
+        return text or fixed_text(occasion, profile, language)
+
+    async def _recall(self, occasion: Occasion, profile: UserProfile, now: datetime, zone: str) -> list[str]:
+        if self._memory is None:
+            return []
+        query = RecallQuery(
+            user_key=profile.user_key,
+            text=occasion.recall_text,
+            at=now,
+            scopes=(DM_SCOPE,),
+            timezone=zone,
+            limit=self._recall_limit,
+            max_words=150,
+        )
+        try:
+            found = await self._memory.recall(query)
+        except Exception:
+            # A memory outage makes the message less personal; it must not stop it.
+            log.exception("recall failed for an unprompted message to %s", profile.user_key)
+            return []
+        return [f"({m.kind}) {m.text}" for m in found]
+
+
+def _request(
+    occasion: Occasion, profile: UserProfile, language: str, now: datetime, zone: str, memories: list[str]
+) -> CompletionRequest:
+    local = now.astimezone(ZoneInfo(zone))
+    name = first_name(profile) or "them"
+    known = "\n".join(f"- {m}" for m in memories) or "- (nothing relevant)"
+    system = (
+        "You are an AI companion who remembers what people share with you. You are writing FIRST, "
+        f"unprompted, in a private chat with {name}.\n"
+        f"Why you are writing: {occasion.brief}\n"
+        f"Their local time: {local:%A %H:%M}.\n"
+        "What you remember about them (may be partial; use at most one or two details that truly fit, "
+        "woven in naturally — never list them, never say 'I remember that', never invent facts):\n"
+        f"{known}\n"
+        "Take their recent mood into account. Write ONE short message (1 to 3 sentences) in "
+        f"{_LANGUAGE_NAMES.get(language, 'English')}, warm and specific, like a friend texting. "
+        "No preamble, no quotes around it, no signature, no hashtags."
+    )
+    turns = (ChatTurn("user", "(Write the message now.)", now),)
+    return CompletionRequest(system=system, turns=turns, max_tokens=200, temperature=0.8)
+
+
+def _clean(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "\"'“”«»":
+        text = text[1:-1].strip()
+    return text

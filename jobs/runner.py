@@ -1,0 +1,122 @@
+"""The scheduler: APScheduler runs ONE sweep every minute for everyone (the only module using apscheduler)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime, timedelta
+
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+from apscheduler.triggers.interval import IntervalTrigger
+
+from bot.config import Settings
+from bot.engine.ports import (
+    Clock,
+    ConversationWindow,
+    DatedEvents,
+    LanguageModel,
+    LongTermMemory,
+    Messenger,
+    ProfileStore,
+)
+from jobs.compose import Composer
+from jobs.due_store import RedisClient
+from jobs.planner import Planner
+from jobs.sweep import Sweeper
+
+log = logging.getLogger(__name__)
+
+SWEEP_JOB_ID = "souvenir-proactive-sweep"
+_ANCHOR = datetime(2000, 1, 1, tzinfo=UTC)
+
+
+class _SweepJob:
+    """Runs ticks as tasks of our own, so shutdown can let the current one finish instead of cancelling it."""
+
+    def __init__(self, sweeper: Sweeper) -> None:
+        self._sweeper = sweeper
+        self._current: asyncio.Task[None] | None = None
+
+    async def run(self) -> None:
+        if self._current is not None and not self._current.done():
+            return
+        self._current = asyncio.create_task(self._tick())
+        await asyncio.shield(self._current)
+
+    async def _tick(self) -> None:
+        try:
+            report = await self._sweeper.tick()
+        except Exception:
+            log.exception("proactive sweep failed; the next one retries")
+            return
+        if report.taken:
+            log.info("proactive sweep: %d item(s) looked at, %d message(s) sent", report.taken, report.sent)
+
+    async def finish(self, grace: timedelta) -> None:
+        self._sweeper.stop()
+        if self._current is None or self._current.done():
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(self._current), grace.total_seconds())
+        except TimeoutError:
+            log.warning("proactive sweep still running at shutdown; cancelling it (leased items are retried)")
+            self._current.cancel()
+
+
+@asynccontextmanager
+async def open_proactive_jobs(
+    settings: Settings,
+    *,
+    redis: RedisClient,
+    profiles: ProfileStore,
+    window: ConversationWindow,
+    dated_events: DatedEvents,
+    memory: LongTermMemory | None,
+    llm: LanguageModel | None,
+    messengers: Mapping[str, Messenger],
+    clock: Clock,
+    interval: timedelta = timedelta(minutes=1),
+    lease: timedelta = timedelta(minutes=10),
+    compose_timeout: timedelta = timedelta(minutes=2),
+    shutdown_timeout: timedelta = timedelta(seconds=30),
+) -> AsyncIterator[Planner]:
+    """Start the every-minute sweep; yield the planner (OccasionPlanner + UserDataEraser); stop on exit.
+
+    `lease`: how long a sweep may hold an item or a claim before another takes it over — keep it well above
+    `compose_timeout` (after which the template is used) plus a platform send.
+    """
+    planner = Planner(settings, redis=redis, profiles=profiles, dated_events=dated_events, clock=clock, lease=lease)
+    sweeper = Sweeper(
+        settings,
+        due=planner.due,
+        profiles=profiles,
+        window=window,
+        dated_events=dated_events,
+        composer=Composer(llm=llm, memory=memory, timeout=compose_timeout),
+        messengers=messengers,
+        clock=clock,
+    )
+    job = _SweepJob(sweeper)
+    quiet_apscheduler = logging.getLogger("apscheduler.executors")
+    if quiet_apscheduler.level == logging.NOTSET:  # not two INFO lines a minute, unless configured otherwise
+        quiet_apscheduler.setLevel(logging.WARNING)
+    scheduler = AsyncIOScheduler(timezone=UTC)
+    scheduler.add_job(
+        job.run,
+        # Anchored on a whole minute: a 09:00 wish goes at 09:00:00, not whenever the process started + k min.
+        IntervalTrigger(seconds=interval.total_seconds(), start_date=_ANCHOR, timezone=UTC),
+        id=SWEEP_JOB_ID,
+        coalesce=True,
+        max_instances=1,
+        misfire_grace_time=max(1, int(interval.total_seconds())),
+    )
+    scheduler.start()
+    log.info("unprompted messages: sweeping every %s for %s", interval, ", ".join(sorted(messengers)) or "no platform")
+    try:
+        yield planner
+    finally:
+        scheduler.shutdown(wait=False)
+        await job.finish(shutdown_timeout)
+

@@ -1,0 +1,110 @@
+"""Which items a person has and what each occurrence is about, from their profile and dated events."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from bot.config import Settings
+from bot.engine.model import DatedEvent, MonthDay, UserProfile
+from jobs import occasions as oc
+from jobs.compose import Occasion
+from jobs.members import Member
+
+
+def own_birthday(profile: UserProfile, events: list[DatedEvent] | None) -> MonthDay | None:
+    """The profile's birthday, else one the person mentioned (a dated birthday about themself)."""
+    if profile.birthday is not None:
+        return profile.birthday
+    for event in events or ():
+        if event.kind == "birthday" and event.about is None and event.yearly:
+            return MonthDay(event.on.month, event.on.day)
+    return None
+
+
+def wanted_event(profile: UserProfile, event: DatedEvent) -> bool:
+    """Occasions the person told us about (birthdays, anniversaries, an interview, a wedding) are on by
+    default, like birthdays: the note before and the "how did it go?" after are what a friend would send.
+    Check-ins about nothing in particular are the opt-in part."""
+    if event.kind == "birthday" and event.about is None:
+        return False  # folded into the person's own birthday item
+    return profile.birthday_wishes
+
+
+def day_before_matters(event: DatedEvent, now: datetime, zone: ZoneInfo) -> bool:
+    """Whether the day-before note's fate decides the morning-of note (today is the day before or the day)."""
+    if event.yearly:
+        return False
+    today = oc.local_today(now, zone)
+    return event.on - timedelta(days=1) <= today <= event.on
+
+
+def birthday_occurrences(settings: Settings, birthday: MonthDay, now: datetime, zone: ZoneInfo) -> list[oc.Occurrence]:
+    return oc.birthday_occurrences(birthday, oc.local_today(now, zone), settings.birthday_time, zone)
+
+
+def event_occurrences(
+    settings: Settings, event: DatedEvent, now: datetime, zone: ZoneInfo, *, day_before_sent: bool
+) -> list[oc.Occurrence]:
+    return oc.event_occurrences(
+        event,
+        oc.local_today(now, zone),
+        settings.birthday_time,
+        zone,
+        days_before_others=settings.birthday_days_before_others,
+        day_before_sent=day_before_sent,
+    )
+
+
+def birthday_occasion(profile: UserProfile, occurrence: oc.Occurrence) -> Occasion:
+    birthday = profile.birthday
+    age = ""
+    if birthday is not None and birthday.year is not None:
+        age = f" (they turn {occurrence.occasion.year - birthday.year})"
+    return Occasion(
+        template_key="birthday_self",
+        brief=f"It is their birthday today{age}. Wish them a happy birthday, personally.",
+        recall_text="birthday, celebration plans, people they love, how they have been feeling lately",
+        on=occurrence.occasion,
+    )
+
+
+def event_occasion(event: DatedEvent, occurrence: oc.Occurrence) -> Occasion:
+    what, whose = event.what, f" (about {event.about})" if event.about else ""
+
+    def occasion(key: str, brief: str, days: int = 0) -> Occasion:
+        recall = f"{what} {event.about or ''}".strip()
+        return Occasion(key, brief, recall, what=what, days=days, on=occurrence.occasion)
+
+    if event.yearly and event.about is None:
+        return occasion("anniversary_self", f"Today is a yearly date that matters to them: “{what}”. Mark it warmly.")
+    if event.yearly:
+        days = (occurrence.occasion - occurrence.on).days
+        if days:
+            return occasion("other_soon", f"In {days} days it is “{what}”{whose}. A gentle heads-up.", days)
+        return occasion("other_day", f"Today is “{what}”{whose}, someone they care about. A warm reminder.")
+    if event.about:  # someone else's event (a sister's wedding): warm wishes rather than encouragement
+        if occurrence.phase == oc.DAY_BEFORE:
+            return occasion("other_event_before", f"Tomorrow is “{what}”{whose}. Wish them a lovely day.")
+        if occurrence.phase == oc.MORNING_OF:
+            return occasion("other_event_today", f"Today is “{what}”{whose}. Wish them a lovely day.")
+    elif occurrence.phase == oc.DAY_BEFORE:
+        return occasion("event_before", f"Tomorrow they have: “{what}”. Encourage them, specifically.")
+    elif occurrence.phase == oc.MORNING_OF:
+        return occasion("event_today", f"Today they have: “{what}”. Encourage them, specifically.")
+    return occasion("event_after", f"Yesterday they had: “{what}”. Ask how it went, with genuine interest.")
+
+
+def checkin_occasion(settings: Settings) -> Occasion:
+    return Occasion(
+        template_key="checkin",
+        brief=(
+            f"You have not talked for {settings.checkin_after_days} days or more. Check in on them gently, "
+            "picking up something from their life — no guilt-tripping about the silence."
+        ),
+        recall_text="what they have been up to lately, plans, worries, how they feel",
+    )
+
+
+def find_event(events: list[DatedEvent], member: Member) -> DatedEvent | None:
+    return next((e for e in events if e.memory_id == member.memory_id), None)

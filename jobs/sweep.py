@@ -1,0 +1,244 @@
+"""One sweep: send every unprompted message that is due, each exactly once, then reschedule its item.
+
+Plain async code with an injected clock; `jobs.runner` runs `tick` every minute. A sweep takes due items in
+batches (leased, so concurrent sweeps never share one) and decides each from the current profile; then, a
+chunk of `concurrency` items at a time, claims their occurrences (one round trip), composes, turns the claims
+into "sending" (only a claim's holder can; one round trip), sends, and writes the outcome (sent, given back,
+moved to the next occurrence; one round trip).
+
+A sweep that dies before "sending" is recovered after the lease (its claims are taken over). One that dies
+while a chunk is being sent leaves those occurrences "sending", never retried: a rare lost message (at most one
+chunk) rather than a duplicate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from enum import Enum
+from typing import TypeVar
+
+from bot.config import Settings
+from bot.engine.model import ChatTurn, UserRef, dm_conversation_id
+from bot.engine.ports import Clock, ConversationWindow, DatedEvents, Messenger, ProfileStore
+from bot.errors import UserUnreachable
+from jobs.compose import Composer, disclosure_due, disclosure_text
+from jobs.decisions import Decider, DropUser, ForgetEvent, Move, Send
+from jobs.due_store import Claim, ClaimRequest, DueStore
+from jobs.members import Member
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class SweepReport:
+    taken: int = 0
+    sent: int = 0
+
+
+class Outcome(Enum):
+    SENT = "sent"
+    FAILED = "failed"  # the platform refused for now: retry soon
+    UNREACHABLE = "unreachable"  # the person blocked the bot
+    OVERTAKEN = "overtaken"  # a recovering sweep took the claim over while we composed
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    send: Send
+    outcome: Outcome
+    counted: bool  # the claim counted against the daily cap (give it back if nothing was sent)
+    text: str = ""
+    disclosed: bool = False
+    at: datetime | None = None
+
+
+class Sweeper:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        due: DueStore,
+        profiles: ProfileStore,
+        window: ConversationWindow,
+        dated_events: DatedEvents,
+        composer: Composer,
+        messengers: Mapping[str, Messenger],
+        clock: Clock,
+        batch_size: int = 200,
+        concurrency: int = 32,
+        retry_delay: timedelta = timedelta(minutes=1),
+    ) -> None:
+        self._settings = settings
+        self._due = due
+        self._profiles = profiles
+        self._window = window
+        self._decider = Decider(settings, due=due, profiles=profiles, dated_events=dated_events)
+        self._composer = composer
+        self._messengers = dict(messengers)
+        self._clock = clock
+        self._batch_size = batch_size
+        self._concurrency = asyncio.Semaphore(concurrency)
+        self._chunk = concurrency
+        self._retry_delay = retry_delay
+        self._stopping = False
+
+    def stop(self) -> None:
+        """Take no new batch (the current one finishes)."""
+        self._stopping = True
+
+    async def tick(self, *, max_batches: int = 10_000) -> SweepReport:
+        taken = sent = 0
+        for _ in range(max_batches):
+            if self._stopping:
+                break
+            batch = await self._due.take_due(self._clock.now(), self._batch_size)
+            if not batch:
+                break
+            taken += len(batch)
+            sent += await self._sweep_batch(batch)
+        return SweepReport(taken, sent)
+
+    async def _sweep_batch(self, batch: list[Member]) -> int:
+        now = self._clock.now()
+        decisions = await asyncio.gather(*(self._guarded(m, self._decider.decide(m, now)) for m in batch))
+        moves: dict[Member, datetime | None] = {}
+        forgotten: list[Member] = []
+        sends: list[Send] = []
+        for decision in decisions:
+            if isinstance(decision, Move):
+                moves[decision.member] = decision.at
+            elif isinstance(decision, ForgetEvent):
+                forgotten.append(decision.member)
+            elif isinstance(decision, DropUser):
+                await self._due.drop_schedules(decision.user_key, unreachable=True)
+            elif isinstance(decision, Send):
+                if decision.request.member.platform in self._messengers:
+                    sends.append(decision)
+                else:
+                    log.debug("no messenger for %s; skipping %s", decision.request.member.platform, decision.request)
+                    moves[decision.request.member] = decision.next_at
+        await self._due.apply(moves=moves, forgotten_events=forgotten)
+
+        sends.sort(key=lambda s: s.request.require_idle)  # a wish claimed first holds a same-batch check-in back
+        sent = 0
+        for first in range(0, len(sends), self._chunk):  # chunk by chunk: claims stay fresh, "sending" stays short
+            sent += await self._sweep_chunk(sends[first : first + self._chunk])
+        return sent
+
+    async def _sweep_chunk(self, sends: list[Send]) -> int:
+        moves: dict[Member, datetime | None] = {}
+        results = await self._claim_and_send(sends, moves)
+        sent: list[tuple[ClaimRequest, datetime]] = []
+        released: list[tuple[ClaimRequest, bool]] = []
+        for result in results:
+            if result is None or result.outcome is Outcome.OVERTAKEN:
+                continue
+            member = result.send.request.member
+            if result.outcome is Outcome.SENT and result.at is not None:
+                sent.append((result.send.request, result.at))
+                moves[member] = result.send.next_at
+            else:
+                released.append((result.send.request, result.counted))
+                if result.outcome is Outcome.FAILED:
+                    moves[member] = self._clock.now() + self._retry_delay
+        await self._due.apply(moves=moves, sent=sent, released=released)
+        for result in results:
+            if result is not None and result.outcome is Outcome.UNREACHABLE:
+                await self._guarded(result.send.request.member, self._mark_unreachable(result.send.profile.user_key))
+        done = [r for r in results if r is not None and r.outcome is Outcome.SENT]
+        await asyncio.gather(*(self._guarded(r.send.request.member, self._remember(r)) for r in done))
+        return len(done)
+
+    async def _claim_and_send(self, sends: list[Send], moves: dict[Member, datetime | None]) -> list[_Result | None]:
+        claims = await self._due.claim([s.request for s in sends], self._clock.now())
+        ready: list[tuple[Send, Claim]] = []
+        for send, claim in zip(sends, claims, strict=True):
+            member = send.request.member
+            if claim is Claim.CLAIMED or claim is Claim.TAKEN_OVER:
+                if claim is Claim.TAKEN_OVER:
+                    log.info("%s: taking over a claim abandoned by a stopped sweep", send.request.field)
+                ready.append((send, claim))
+            elif claim is Claim.CAPPED:
+                log.info("daily cap reached for %s; %s held back", member.user_key, member.item)
+                moves[member] = send.held_until
+            elif claim is Claim.AWAITING_ANSWER or claim is Claim.DONE:
+                moves[member] = send.next_at
+            elif claim is Claim.UNCONFIRMED:
+                log.warning("%s: a sweep died while sending it; it may not have been delivered", send.request.field)
+                moves[member] = send.next_at
+            # BUSY: another sweep holds it; the item comes back after its lease
+        return await self._send_chunk(ready)
+
+    async def _guarded(self, member: Member, work: Awaitable[T]) -> T | None:
+        async with self._concurrency:
+            try:
+                return await work
+            except Exception:
+                # The item stays leased and comes back after the lease; one person's failure stops no one else.
+                log.exception("unprompted message for %s failed; retrying after the lease", member.name)
+                return None
+
+    async def _send_chunk(self, chunk: list[tuple[Send, Claim]]) -> list[_Result | None]:
+        """Compose, then mark "sending" together, then send: at most one chunk is ever "sending" at once, which
+        bounds what a crash at the worst moment can lose."""
+        texts = await asyncio.gather(*(self._guarded(s.request.member, self._compose(s)) for s, _ in chunk))
+        composed = [(send, claim, text) for (send, claim), text in zip(chunk, texts, strict=True) if text is not None]
+        started = await self._due.begin_send([send.request for send, _, _ in composed], self._clock.now())
+        results: list[_Result | None] = []
+        for (send, claim, _), ok in zip(composed, started, strict=True):
+            if not ok:
+                log.warning("claim on %s was taken over while composing; not sending", send.request.field)
+                results.append(_Result(send, Outcome.OVERTAKEN, claim is Claim.CLAIMED))
+        sending = [(send, claim, text) for (send, claim, text), ok in zip(composed, started, strict=True) if ok]
+        deliveries = (self._guarded(s.request.member, self._deliver(s, c, t)) for s, c, t in sending)
+        results += await asyncio.gather(*deliveries)
+        return results
+
+    async def _compose(self, send: Send) -> tuple[str, bool]:
+        profile = send.profile
+        language = profile.language or self._settings.default_language
+        now = self._clock.now()
+        text = await self._composer.compose(send.occasion, profile, language, now, send.zone.key)
+        return text, disclosure_due(self._settings, profile, now)
+
+    async def _deliver(self, send: Send, claim: Claim, composed: tuple[str, bool]) -> _Result:
+        member, (text, disclose) = send.request.member, composed
+        counted = claim is Claim.CLAIMED
+        language = send.profile.language or self._settings.default_language
+        shown = f"{disclosure_text(self._settings, language)}\n\n{text}" if disclose else text
+        try:
+            await self._messengers[member.platform].send_direct(member.user_key, shown)
+        except UserUnreachable:
+            return _Result(send, Outcome.UNREACHABLE, counted)
+        except Exception:
+            log.exception("sending to %s failed; retrying shortly", member.user_key)
+            return _Result(send, Outcome.FAILED, counted)
+        return _Result(send, Outcome.SENT, counted, text, disclose, self._clock.now())
+
+    async def _remember(self, result: _Result) -> None:
+        """The reply has context, and the disclosure is not repeated too soon. Best effort: it was sent."""
+        user_key, at = result.send.profile.user_key, result.at or self._clock.now()
+        platform, user_id = user_key.split(":", 1)
+        try:
+            conversation = dm_conversation_id(UserRef(platform, user_id))
+            await self._window.append_turns(conversation, [ChatTurn("assistant", result.text, at)])
+        except Exception:
+            log.exception("could not add the unprompted message to %s's conversation window", user_key)
+        if result.disclosed:
+            try:  # reloaded: the person may have changed a setting since the sweep read it
+                profile = await self._profiles.load_profile(user_key)
+                await self._profiles.save_profile(replace(profile, last_disclosed_at=at))
+            except Exception:
+                log.exception("could not record the AI disclosure sent to %s", user_key)
+
+    async def _mark_unreachable(self, user_key: str) -> None:
+        log.info("%s blocked the bot; unscheduling their unprompted messages", user_key)
+        profile = await self._profiles.load_profile(user_key)
+        await self._profiles.save_profile(replace(profile, reachable=False))
+        await self._due.drop_schedules(user_key, unreachable=True)

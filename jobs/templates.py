@@ -1,0 +1,68 @@
+"""Fixed unprompted messages, in English and French, for when no language model is configured or it fails.
+
+Someone else's occasion is quoted in the person's own words (`what`), which reads naturally in both
+languages whatever its grammar ("« anniversaire de ma sœur »").
+"""
+
+from __future__ import annotations
+
+_TEMPLATES: dict[str, dict[str, str]] = {
+    "birthday_self": {
+        "en": "Happy birthday{name}! 🎂 I hope today brings you good moments. How are you celebrating?",
+        "fr": (
+            "Joyeux anniversaire{name} ! 🎂 J'espère que ta journée sera pleine de bons moments. "
+            "Tu fêtes ça comment ?"
+        ),
+    },
+    "anniversary_self": {
+        "en": "Today is a special date for you: “{what}”. Thinking of you{name} — how are you feeling about it?",
+        "fr": (
+            "Aujourd'hui, c'est une date qui compte pour toi : « {what} ». "
+            "Je pense à toi{name} — comment tu le vis ?"
+        ),
+    },
+    "other_day": {
+        "en": "A little reminder{name}: today is “{what}” 🎉 Are you doing anything for it?",
+        "fr": "Petit rappel{name} : aujourd'hui, c'est « {what} » 🎉 Tu prévois quelque chose ?",
+    },
+    "other_soon": {
+        "en": "Heads up{name}: “{what}” is in {days} days ({date}). Got something in mind?",
+        "fr": "Petit rappel{name} : « {what} », c'est dans {days} jours ({date}). Tu as une idée en tête ?",
+    },
+    "event_before": {
+        "en": "Tomorrow's the day: “{what}”. Good luck{name} — I'm rooting for you!",
+        "fr": "C'est demain : « {what} ». Bonne chance{name}, je croise les doigts pour toi !",
+    },
+    "event_today": {
+        "en": "Today's the day: “{what}”. Good luck{name} — I'm rooting for you!",
+        "fr": "C'est aujourd'hui : « {what} ». Bonne chance{name}, je croise les doigts pour toi !",
+    },
+    "other_event_before": {
+        "en": "Tomorrow: “{what}”. I hope it's a lovely day{name}!",
+        "fr": "Demain : « {what} ». J'espère que ce sera une belle journée{name} !",
+    },
+    "other_event_today": {
+        "en": "Today: “{what}”. I hope it's a lovely day{name}!",
+        "fr": "Aujourd'hui : « {what} ». J'espère que ce sera une belle journée{name} !",
+    },
+    "event_after": {
+        "en": "So{name}, “{what}” — how did it go?",
+        "fr": "Alors{name}, « {what} » : comment ça s'est passé ?",
+    },
+    "checkin": {
+        "en": "Hey{name}, it's been a few days — how are you doing?",
+        "fr": "Coucou{name}, ça fait quelques jours — comment tu vas ?",
+    },
+}
+
+
+def template(key: str, language: str | None, *, name: str = "", **values: object) -> str:
+    """The fixed text for `key` in `language` (English when unknown); `name` is the person's first name."""
+    variants = _TEMPLATES[key]
+    text = variants.get(language or "en") or variants["en"]
+    shown_name = f" {name}" if name else ""
+    return text.format(name=shown_name, **values)
+
+
+def template_keys() -> frozenset[str]:
+    return frozenset(_TEMPLATES)

@@ -1,0 +1,81 @@
+"""The app's entry point: the scheduler sweeps on its own and stops cleanly."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime, timedelta
+
+import redis.asyncio as aioredis
+
+from bot.config import Settings
+from bot.engine.model import MonthDay, UserProfile
+from jobs import open_proactive_jobs
+from memory.redis_stores import RedisConversationWindow, RedisProfiles
+from tests.conftest import FakeClock
+from tests.jobs.fakes import FakeMemory, InMemoryDatedEvents, RecordingMessenger, ScriptedLLM
+
+
+async def test_scheduler_sends_a_due_wish_by_itself_and_stops_on_exit(
+    redis_client: aioredis.Redis, clock: FakeClock
+) -> None:
+    profiles = RedisProfiles(redis_client)
+    messenger = RecordingMessenger(clock)
+    clock.current = datetime(2026, 3, 13, 12, tzinfo=UTC)
+    await profiles.save_profile(UserProfile("telegram:42", birthday=MonthDay(3, 14), timezone="Europe/Paris"))
+
+    async with open_proactive_jobs(
+        Settings(),
+        redis=redis_client,
+        profiles=profiles,
+        window=RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=1)),
+        dated_events=InMemoryDatedEvents(),
+        memory=FakeMemory(),
+        llm=None,
+        messengers={"telegram": messenger},
+        clock=clock,
+        interval=timedelta(seconds=0.1),
+    ) as planner:
+        await planner.plan_user("telegram:42")
+        clock.current = datetime(2026, 3, 14, 8, 0, 30, tzinfo=UTC)
+        for _ in range(100):
+            if messenger.deliveries:
+                break
+            await asyncio.sleep(0.05)
+    sent_while_running = list(messenger.deliveries)
+    clock.current = datetime(2027, 3, 14, 8, 0, 30, tzinfo=UTC)  # due again, but nothing sweeps any more
+    await asyncio.sleep(0.3)
+
+    assert [d.user_key for d in sent_while_running] == ["telegram:42"]
+    assert messenger.deliveries == sent_while_running
+
+
+async def test_shutdown_lets_the_running_sweep_finish_its_messages(
+    redis_client: aioredis.Redis, clock: FakeClock
+) -> None:
+    profiles = RedisProfiles(redis_client)
+    messenger = RecordingMessenger(clock)
+    slow = ScriptedLLM(answer="Happy birthday!", gate=asyncio.Event())
+    assert slow.gate is not None
+    clock.current = datetime(2026, 3, 13, 12, tzinfo=UTC)
+    await profiles.save_profile(UserProfile("telegram:42", birthday=MonthDay(3, 14), timezone="Europe/Paris"))
+
+    jobs = open_proactive_jobs(
+        Settings(),
+        redis=redis_client,
+        profiles=profiles,
+        window=RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=1)),
+        dated_events=InMemoryDatedEvents(),
+        memory=FakeMemory(),
+        llm=slow,
+        messengers={"telegram": messenger},
+        clock=clock,
+        interval=timedelta(seconds=0.1),
+    )
+    planner = await jobs.__aenter__()
+    await planner.plan_user("telegram:42")
+    clock.current = datetime(2026, 3, 14, 8, 0, 30, tzinfo=UTC)
+    await asyncio.wait_for(slow.called.wait(), 5)  # a sweep is composing the wish
+    asyncio.get_running_loop().call_later(0.2, slow.gate.set)
+    await jobs.__aexit__(None, None, None)
+
+    assert [d.text.endswith("Happy birthday!") for d in messenger.deliveries] == [True]
