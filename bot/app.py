@@ -14,7 +14,6 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 import redis.asyncio as aioredis
-from memory.factory import open_long_term_memory
 from redis.exceptions import RedisError
 
 from bot.config import Settings
@@ -34,7 +33,9 @@ from bot.engine.ports import (
 from bot.errors import StoreUnavailable
 from bot.llm.factory import open_language_model
 from bot.persona_file import load_persona
+from jobs import Planner, open_proactive_jobs
 from memory.embedded_redis import embedded_redis
+from memory.factory import open_long_term_memory
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 
 log = logging.getLogger(__name__)
@@ -111,6 +112,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         memory = await stack.enter_async_context(
             open_long_term_memory(settings, clock=clock, llm=llm if settings.llm_extraction else None, planner=planner)
         )
+        # Planning works without the scheduler running, so /birthday and erasure keep schedules right everywhere.
+        planner.target = Planner(settings, redis=client, profiles=profiles, dated_events=memory, clock=clock)
         engine = Engine(
             llm=llm,
             window=window,
@@ -166,9 +169,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             messengers["discord"] = await stack.enter_async_context(
                 run_discord(settings, engine=core.engine, commands=core.commands)
             )
-        from jobs import open_proactive_jobs
-
-        core.planner.target = await stack.enter_async_context(
+        await stack.enter_async_context(
             open_proactive_jobs(
                 settings,
                 redis=core.redis,
@@ -181,5 +182,4 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 clock=core.clock,
             )
         )
-        stack.callback(setattr, core.planner, "target", None)
         yield sorted(messengers)
