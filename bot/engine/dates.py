@@ -99,7 +99,7 @@ _DAY_WORD_OFFSET = {
 }  # fmt: skip
 _PAST = re.compile(
     r"\b(?:was|were|went|did|had|got|came|saw|met|made|took|gave|ago|last|yesterday|finished|started|"
-    r"celebrated|visited|attended|joined|bought|j'ai|j'étais|on a|nous avons|était|étais|étions|hier|"
+    r"celebrated|visited|attended|joined|bought|j'étais|était|étais|étions|hier|"
     r"dernier|dernière|(?:ai|as|a|avons|avez|ont|suis|est|sommes|sont)\s+\w+(?:é|ée|és|ées|i|is|u|us)\b)\b",
     re.I,
 )
@@ -125,16 +125,12 @@ class FoundDate:
         return local.astimezone(UTC)
 
     def month_day(self) -> MonthDay:
-        return MonthDay(
-            self.local_date.month, self.local_date.day, self.local_date.year if self.year_given else None
-        )
+        return MonthDay(self.local_date.month, self.local_date.day, self.local_date.year if self.year_given else None)
 
 
 def _invalid(language: str | None, text: str) -> InvalidInput:
     if language == "fr":
-        return InvalidInput(
-            f"Je n'arrive pas à lire « {text} » comme une date (par exemple : 14 mars, 14/03)."
-        )
+        return InvalidInput(f"Je n'arrive pas à lire « {text} » comme une date (par exemple : 14 mars, 14/03).")
     return InvalidInput(f'I can\'t read "{text}" as a date (for example: March 14, 14/03).')
 
 
@@ -255,9 +251,7 @@ def resolve_dates(text: str, at: datetime, timezone: str, language: str | None =
 
     def add(match: re.Match[str], day: date, precision: Precision, relative: bool, year_given: bool) -> None:
         found.append(
-            FoundDate(
-                match.group(0), match.start(), match.end(), day, precision, relative, year_given, timezone
-            )
+            FoundDate(match.group(0), match.start(), match.end(), day, precision, relative, year_given, timezone)
         )
 
     def absolute(match: re.Match[str], month: int, day: int, year: int | None) -> None:
@@ -331,11 +325,7 @@ def _weekday(match: re.Match[str], today: date, text: str, add: _Adder) -> None:
     if (
         pre == "last"
         or post == "dernier"
-        or (
-            not pre.startswith(("next", "coming"))
-            and not post
-            and _sentence_is_past(text, match.start(), match.end())
-        )
+        or (not pre.startswith(("next", "coming")) and not post and _sentence_is_past(text, match.start(), match.end()))
     ):
         add(match, today - timedelta(days=(today.weekday() - target) % 7 or 7), "day", True, False)
     elif pre == "next" or post == "prochain":

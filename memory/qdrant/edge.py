@@ -27,11 +27,15 @@ from memory.qdrant.payload import (
 from memory.sparse import SparseTerms
 
 _CONFIG_FILE = "edge_config.json"
+# The write-ahead log only shrinks on flush: flush after this many written points.
+FLUSH_EVERY_POINTS = 2000
 
 
 def _config(dimension: int) -> qe.EdgeConfig:
+    # float16 halves the biggest part of the shard's memory; cosine ranks don't notice.
+    dense = qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine, datatype=qe.VectorStorageDatatype.Float16)
     return qe.EdgeConfig(
-        vectors={DENSE: qe.EdgeVectorParams(size=dimension, distance=qe.Distance.Cosine)},
+        vectors={DENSE: dense},
         sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
     )
 
@@ -61,25 +65,42 @@ def _open_shard(path: Path, dimension: int) -> qe.EdgeShard:
     config = _config(dimension)
     if (path / _CONFIG_FILE).exists():
         try:
-            return qe.EdgeShard.load(str(path), config)
-        except Exception as exc:  # the library raises plain exceptions with a message
-            raise ConfigError(
-                f"the memory index at {path} cannot be opened with {dimension}-d embeddings "
-                f"(was SOUVENIR_EMBEDDING_PROVIDER changed?): {exc}"
-            ) from exc
-    path.mkdir(parents=True, exist_ok=True)
-    shard = qe.EdgeShard.create(str(path), config)
-    for field in KEYWORD_FIELDS:
-        params = qe.KeywordIndexParams(is_tenant=True) if field == USER_KEY else qe.KeywordIndexParams()
-        shard.update(qe.UpdateOperation.create_field_index(field, params))
-    for field in FLOAT_FIELDS:
-        shard.update(qe.UpdateOperation.create_field_index(field, qe.FloatIndexParams()))
+            shard = qe.EdgeShard.load(str(path), config)
+        except Exception as exc:  # the library raises plain exceptions: tell the causes apart by message
+            message = str(exc)
+            if "incompatible" in message.lower():
+                raise ConfigError(
+                    f"the memory index at {path} cannot be opened with {dimension}-d embeddings "
+                    f"(was SOUVENIR_EMBEDDING_PROVIDER changed?): {message}"
+                ) from exc
+            if "WouldBlock" in message:
+                raise StoreUnavailable(
+                    f"the memory index at {path} is already in use (another Souvenir process running?): {message}"
+                ) from exc
+            raise
+    else:
+        path.mkdir(parents=True, exist_ok=True)
+        shard = qe.EdgeShard.create(str(path), config)
+    _ensure_payload_indexes(shard)
     return shard
+
+
+def _ensure_payload_indexes(shard: qe.EdgeShard) -> None:
+    # Also on load: a first start interrupted between creating the shard and its indexes heals here.
+    existing = set(shard.info().payload_schema)
+    for field in KEYWORD_FIELDS:
+        if field not in existing:
+            params = qe.KeywordIndexParams(is_tenant=field == USER_KEY)
+            shard.update(qe.UpdateOperation.create_field_index(field, params))
+    for field in FLOAT_FIELDS:
+        if field not in existing:
+            shard.update(qe.UpdateOperation.create_field_index(field, qe.FloatIndexParams()))
 
 
 class EdgeDriver:
     def __init__(self, shard: qe.EdgeShard) -> None:
         self._shard = shard
+        self._unflushed = 0
 
     @classmethod
     async def open(cls, path: Path, dimension: int) -> EdgeDriver:
@@ -91,11 +112,10 @@ class EdgeDriver:
             raise StoreUnavailable(f"cannot open the embedded memory index at {path}: {exc}") from exc
         return cls(shard)
 
-    async def upsert(self, points: Sequence[IndexPoint]) -> None:
-        edge_points = [
-            qe.Point(p.point_id, {DENSE: p.dense, SPARSE: _sparse(p.sparse)}, p.payload) for p in points
-        ]
-        await asyncio.to_thread(self._shard.update, qe.UpdateOperation.upsert_points(edge_points))
+    async def upsert(self, user_key: str, points: Sequence[IndexPoint]) -> None:
+        edge_points = [qe.Point(p.point_id, {DENSE: p.dense, SPARSE: _sparse(p.sparse)}, p.payload) for p in points]
+        operation = qe.UpdateOperation.upsert_points(edge_points, condition=_filter(Where(user_key=user_key)))
+        await asyncio.to_thread(self._update, operation, len(edge_points))
 
     async def hybrid(
         self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, candidates: int
@@ -104,15 +124,11 @@ class EdgeDriver:
         prefetches = [qe.Prefetch(limit=candidates, query=qe.Query.Nearest(dense, using=DENSE), filter=flt)]
         if sparse:
             prefetches.append(
-                qe.Prefetch(
-                    limit=candidates, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=flt
-                )
+                qe.Prefetch(limit=candidates, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE), filter=flt)
             )
         # The stub types Fusion.Rrf as a nested class rather than a Fusion variant.
         fusion: Any = qe.Fusion.Rrf(k=RRF_K)
-        request = qe.QueryRequest(
-            limit=limit, prefetches=prefetches, query=fusion, filter=flt, with_payload=True
-        )
+        request = qe.QueryRequest(limit=limit, prefetches=prefetches, query=fusion, filter=flt, with_payload=True)
         return _hits(await asyncio.to_thread(self._shard.query, request))
 
     async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
@@ -137,11 +153,18 @@ class EdgeDriver:
 
     async def set_payload(self, where: Where, payload: dict[str, Any]) -> None:
         operation = qe.UpdateOperation.set_payload_by_filter(_filter(where), payload)
-        await asyncio.to_thread(self._shard.update, operation)
+        await asyncio.to_thread(self._update, operation, 1)
 
     async def delete(self, where: Where) -> None:
         operation = qe.UpdateOperation.delete_points_by_filter(_filter(where))
-        await asyncio.to_thread(self._shard.update, operation)
+        await asyncio.to_thread(self._update, operation, 1)
+
+    def _update(self, operation: qe.UpdateOperation, weight: int) -> None:
+        self._shard.update(operation)
+        self._unflushed += weight
+        if self._unflushed >= FLUSH_EVERY_POINTS:
+            self._unflushed = 0
+            self._shard.flush()
 
     async def optimize(self) -> bool:
         """Merge small segments and build vector indexes (a maintenance job may call it)."""

@@ -22,6 +22,7 @@ CREATED_AT_TS = "created_at_ts"
 VALID_TO_TS = "valid_to_ts"
 KEYWORD_FIELDS = (USER_KEY, KIND, SCOPE)
 FLOAT_FIELDS = (CREATED_AT_TS, VALID_TO_TS)
+_ALWAYS = frozenset((*KEYWORD_FIELDS, *FLOAT_FIELDS, "text", "created_at", "v"))
 
 # "Valid forever": a float comparable with timestamps (year ~33658), where null would need an OR.
 NOT_SUPERSEDED_TS = 1.0e12
@@ -54,7 +55,8 @@ def valid_to_fields(valid_to: datetime | None) -> dict[str, Any]:
 
 
 def record_to_payload(record: MemoryRecord) -> dict[str, Any]:
-    return {
+    """Empty optional fields are left out (smaller shard); the indexed fields are always present."""
+    payload = {
         "v": PAYLOAD_VERSION,
         USER_KEY: record.user_key,
         KIND: record.kind.value,
@@ -82,6 +84,7 @@ def record_to_payload(record: MemoryRecord) -> dict[str, Any]:
         "supersedes": list(record.supersedes),
         "attributes": dict(record.attributes),
     }
+    return {k: v for k, v in payload.items() if k in _ALWAYS or v not in (None, [], {})}
 
 
 def payload_to_record(memory_id: str, payload: dict[str, Any]) -> MemoryRecord:

@@ -1,0 +1,113 @@
+"""Episodic memories: every message a person sends is kept, so nothing is lost when extraction misses it.
+
+The text people see (`attributes["said"]`) is what they wrote. The text that is indexed (`text`) adds what
+makes it findable later: the date it was said, the dates it mentions resolved to calendar dates, and a
+little context — the person's previous and next messages in that conversation, the gist of the reply.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections import OrderedDict
+from dataclasses import replace
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from bot.engine.dates import resolve_dates
+from bot.engine.model import Exchange
+from memory.extraction.dated import describe_date
+from memory.records import MemoryKind, MemoryRecord, MemorySource
+
+SAID = "said"  # attributes key: the message as written, shown in /memories and in recall
+CONTEXT_WORDS = 50
+CONTEXT_TURNS = 1  # messages before and after an episode that are indexed with it
+REPLY_GIST_WORDS = 15
+_MAX_CONVERSATIONS = 2048
+
+
+def shown_text(record: MemoryRecord) -> str:
+    """What a person (and the companion's prompt) sees of a memory."""
+    return record.attributes.get(SAID) or record.text
+
+
+def _clip(text: str, words: int) -> str:
+    parts = text.split()
+    return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
+
+
+class RecentEpisodes:
+    """The last episodes of each (person, conversation), in process, as indexed. The messages that follow
+    become context of those episodes (what came next often explains them), and their words context of the
+    next one."""
+
+    def __init__(self, turns: int = CONTEXT_TURNS, capacity: int = _MAX_CONVERSATIONS) -> None:
+        self._turns = turns
+        self._capacity = capacity
+        self._last: OrderedDict[tuple[str, str], tuple[MemoryRecord, ...]] = OrderedDict()
+
+    def recent(self, user_key: str, conversation_id: str) -> tuple[MemoryRecord, ...]:
+        return self._last.get((user_key, conversation_id), ())
+
+    def push(self, updated: tuple[MemoryRecord, ...], episode: MemoryRecord) -> None:
+        key = (episode.user_key, episode.source.conversation_id)
+        self._last.pop(key, None)
+        self._last[key] = (*updated, episode)[-self._turns :]
+        while len(self._last) > self._capacity:
+            self._last.popitem(last=False)
+
+    def forget(self, user_key: str, memory_id: str | None = None) -> None:
+        """Drop a person's entries (one memory's, when `memory_id` is given): never re-add a forgotten one."""
+        for key in [k for k in self._last if k[0] == user_key]:
+            kept = tuple(r for r in self._last[key] if memory_id is not None and r.memory_id != memory_id)
+            if kept:
+                self._last[key] = kept
+            else:
+                del self._last[key]
+
+
+def with_next(previous: MemoryRecord, said_next: str) -> MemoryRecord:
+    """The previous episode, its indexed text followed by the start of the next message."""
+    return replace(previous, text=f"{previous.text} | {_clip(said_next, CONTEXT_WORDS)}")
+
+
+def context_of(recent: tuple[MemoryRecord, ...]) -> str | None:
+    """The words of the previous messages, each clipped, oldest first."""
+    return " | ".join(_clip(shown_text(r), CONTEXT_WORDS) for r in recent) or None
+
+
+def indexed_text(said: str, at: datetime, timezone: str, language: str, previous: str | None, reply: str) -> str:
+    local_day = at.astimezone(ZoneInfo(timezone)).date()
+    parts = [f"{describe_date(local_day, 'day', False, language)}: {said}"]
+    mentioned = [
+        describe_date(found.local_date, found.precision, False, language)
+        for found in resolve_dates(said, at, timezone, language)
+        if found.relative
+    ]
+    if mentioned:
+        parts.append(f"({', '.join(dict.fromkeys(mentioned))})")
+    if previous:
+        parts.append(f"| {previous}")
+    if reply.strip():
+        parts.append(f"| {_clip(reply, REPLY_GIST_WORDS)}")
+    return " ".join(parts)
+
+
+def episodic_record(exchange: Exchange, previous: str | None) -> MemoryRecord:
+    message = exchange.message
+    return MemoryRecord(
+        memory_id=str(uuid.uuid4()),
+        user_key=message.user.key,
+        kind=MemoryKind.EPISODIC,
+        text=indexed_text(
+            message.text, message.sent_at, exchange.timezone, exchange.language, previous, exchange.reply.text
+        ),
+        language=exchange.language,
+        created_at=message.sent_at,
+        source=MemorySource(message.user.platform, message.conversation_id, (message.message_id,)),
+        scope=message.scope,
+        event_at=message.sent_at,
+        valid_from=message.sent_at,
+        importance=0.3,
+        timezone=exchange.timezone,
+        attributes={SAID: message.text},
+    )

@@ -1,0 +1,1 @@
+"""Offline evaluations of the memory pipeline (LoCoMo evidence recall)."""

@@ -1,0 +1,150 @@
+"""`souvenir eval locomo`: evidence recall of long-term memory on LoCoMo, through the real ingestion path.
+
+Each conversation is one person's history: every turn (both speakers, "Name: text") goes through
+`remember_exchange` in session order, with the session's date as the message time, into a fresh embedded
+index under a temporary data dir; no language model. Then each question of categories 1–4 is recalled and
+scored: the share of its evidence turns covered by the sources of the top-k memories.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import tempfile
+import time
+from datetime import datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from bot.config import Settings
+from bot.engine.model import ChatKind, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
+from memory.evaluation.baselines import RawTurns
+from memory.evaluation.locomo_data import CATEGORIES, Conversation, load_locomo
+from memory.evaluation.scoring import Tally
+from memory.index_factory import open_embedder, open_memory_index
+from memory.ports import Embedder
+from memory.qdrant.index import QdrantMemoryIndex
+from memory.service import LongTermMemoryService
+
+PLATFORM = "locomo"
+MAX_WORDS = 300
+
+
+class _FixedClock:
+    def __init__(self, at: datetime) -> None:
+        self.at = at
+
+    def now(self) -> datetime:
+        return self.at
+
+
+def _exchange(conversation: Conversation, index: int) -> Exchange:
+    turn = conversation.turns[index]
+    user = UserRef(PLATFORM, conversation.sample_id, turn.speaker)
+    message = IncomingMessage(user, f"{PLATFORM}:{conversation.sample_id}", turn.dia_id,
+                              f"{turn.speaker}: {turn.text}", turn.at, ChatKind.PRIVATE)  # fmt: skip
+    return Exchange(message, Reply("", "en"), "UTC", "en")
+
+
+async def _ingest(service: LongTermMemoryService, conversations: list[Conversation]) -> tuple[int, float]:
+    started = time.perf_counter()
+    count = 0
+    for conversation in conversations:
+        for index in range(len(conversation.turns)):
+            await service.remember_exchange(_exchange(conversation, index))
+            count += 1
+    return count, time.perf_counter() - started
+
+
+async def _score_memory(
+    service: LongTermMemoryService, store: QdrantMemoryIndex, conversations: list[Conversation], k: int
+) -> Tally:
+    tally = Tally("souvenir", k)
+    for conversation in conversations:
+        user_key = UserRef(PLATFORM, conversation.sample_id).key
+        for question in conversation.questions:
+            started = time.perf_counter()
+            recalled = await service.recall(
+                RecallQuery(user_key, question.text, conversation.asked_at, limit=k, max_words=MAX_WORDS)
+            )
+            latency = (time.perf_counter() - started) * 1000
+            records = {r.memory_id: r for r in await store.fetch(user_key, [m.memory_id for m in recalled])}
+            sources = [records[m.memory_id].source.message_ids if m.memory_id in records else () for m in recalled]
+            words = sum(len(m.text.split()) for m in recalled)
+            tally.add(question.category, question.evidence, sources, words, latency)
+    return tally
+
+
+async def _score_baselines(conversations: list[Conversation], embedder: Embedder, k: int) -> list[Tally]:
+    tallies = [Tally("bm25 (raw turns)", k), Tally("dense (raw turns)", k), Tally("hybrid rrf (raw turns)", k)]
+    for conversation in conversations:
+        turns = await RawTurns.build(conversation, embedder)
+        vectors = await embedder.embed([q.text for q in conversation.questions])
+        for question, vector in zip(conversation.questions, vectors, strict=True):
+            for tally, ids in zip(
+                tallies,
+                (turns.bm25(question.text, k), turns.dense(vector, k), turns.hybrid(question.text, vector, k)),
+                strict=True,
+            ):
+                tally.add(question.category, question.evidence, [(i,) for i in ids], turns.words(ids), 0.0)
+    return tallies
+
+
+def _table(tallies: list[Tally], k: int) -> Table:
+    table = Table(title=f"LoCoMo evidence recall@{k} (categories 1–4)")
+    table.add_column("retriever")
+    for name in [*CATEGORIES.values(), "overall"]:
+        table.add_column(f"R@{k} {name}", justify="right")
+    table.add_column("R@5", justify="right")
+    table.add_column("words/q", justify="right")
+    for tally in tallies:
+        recall = tally.recall()
+        cells = [f"{recall.get(name, 0.0):.3f}" for name in [*CATEGORIES.values(), "overall"]]
+        table.add_row(tally.name, *cells, f"{tally.recall_at_5():.3f}", f"{tally.mean_words():.0f}")
+    return table
+
+
+async def run_locomo_eval(
+    settings: Settings, data: Path, k: int = 10, json_out: Path | None = None, baselines: bool = False
+) -> int:
+    """Runs the evaluation and prints it; returns the process exit code (2 when the data is unusable)."""
+    console = Console(width=150)
+    try:
+        conversations = await asyncio.to_thread(load_locomo, data)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        console.print(f"[red]Cannot read LoCoMo data at {data}: {exc}[/red]")
+        return 2
+    if not conversations or not any(c.questions for c in conversations):
+        console.print(f"[red]No scorable questions in {data}[/red]")
+        return 2
+    with tempfile.TemporaryDirectory(prefix="souvenir-locomo-") as scratch:
+        eval_settings = settings.model_copy(update={"data_dir": Path(scratch), "qdrant_url": None})
+        clock = _FixedClock(max(c.asked_at for c in conversations))
+        async with open_embedder(eval_settings) as embedder:
+            async with open_memory_index(eval_settings, embedder, clock=clock) as store:
+                service = LongTermMemoryService(store, default_timezone="UTC")
+                messages, seconds = await _ingest(service, conversations)
+                tally = await _score_memory(service, store, conversations, k)
+            others = await _score_baselines(conversations, embedder, k) if baselines else []
+    console.print(_table([tally, *others], k))
+    ingest_rate = messages / seconds if seconds > 0 else 0.0
+    p50, p95 = tally.latency_percentile(0.5), tally.latency_percentile(0.95)
+    console.print(f"{tally.n_questions} questions, {messages} messages ingested at {ingest_rate:.1f} msgs/s; "
+                  f"recall p50 {p50:.1f} ms, p95 {p95:.1f} ms")  # fmt: skip
+    if json_out is not None:
+        report = {
+            "k": k,
+            "recall": tally.recall(),
+            "recall_at_5": tally.recall_at_5(),
+            "mean_words": tally.mean_words(),
+            "n_questions": tally.n_questions,
+            "ingest_msgs_per_s": ingest_rate,
+            "recall_p50_ms": p50,
+            "recall_p95_ms": p95,
+        }
+        if others:
+            report["baselines"] = {t.name: {"recall": t.recall(), "recall_at_5": t.recall_at_5()} for t in others}
+        await asyncio.to_thread(json_out.write_text, json.dumps(report, indent=2), encoding="utf-8")
+    return 0

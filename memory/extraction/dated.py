@@ -1,0 +1,108 @@
+"""Dated things in a message ("my sister's wedding is next month", "mon anniversaire c'est le 14 mars")."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime
+
+from bot.engine.dates import FoundDate, resolve_dates
+from memory.extraction.candidates import Candidate
+from memory.extraction.lexicon import EVENT_LABELS, MY_RELATION, NAME_POSSESSIVE
+from memory.records import MemoryKind
+
+_WINDOW = 60  # characters around a date in which its label and whose it is are looked for
+_MONTHS_EN = ("January February March April May June July August September October November December").split()
+_MONTHS_FR = "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split()
+
+
+def describe_date(day: date, precision: str, yearly: bool, language: str) -> str:
+    months = _MONTHS_FR if language == "fr" else _MONTHS_EN
+    month = months[day.month - 1]
+    if yearly:
+        return f"{day.day} {month} (chaque année)" if language == "fr" else f"{day.day} {month} (every year)"
+    if precision == "year":
+        return str(day.year)
+    if precision == "month":
+        return f"{month} {day.year}"
+    if precision == "week":
+        return (
+            f"semaine du {day.day} {month} {day.year}" if language == "fr" else f"week of {day.day} {month} {day.year}"
+        )
+    return f"{day.day} {month} {day.year}"
+
+
+def describe_event(label: str, subject: str | None, language: str) -> str:
+    """Short words for a dated thing: "sister's wedding", "mariage (sœur)", "birthday"."""
+    if subject is None:
+        return label
+    if language == "fr":
+        return f"{label} ({subject})"
+    return f"{subject}'s {label}"
+
+
+def _label(window: str, language: str) -> tuple[str, bool, int] | None:
+    """The label whose words come first near the date; a wedding anniversary wins over a birthday."""
+    best: tuple[str, bool, int] | None = None
+    for pattern, en, fr, yearly in EVENT_LABELS:
+        match = pattern.search(window)
+        if match is None:
+            continue
+        if en == "anniversary":
+            return (fr if language == "fr" else en, yearly, match.start())
+        if best is None or match.start() < best[2]:
+            best = (fr if language == "fr" else en, yearly, match.start())
+    return best
+
+
+def _subject(window: str, label_at: int) -> str | None:
+    """Whose it is: the relative or name nearest before the label ("my sister's wedding", "Marc's birthday"),
+    else after it ("l'anniversaire de ma mère"); None when the person says "my"/"mon" right before it."""
+    before, after = window[:label_at], window[label_at:]
+    if re.search(r"\b(?:my|mon|ma|our|notre)\s*$", before, re.I):
+        return None
+    candidates = [m for m in MY_RELATION.finditer(before)]
+    if candidates:
+        return candidates[-1]["who"].lower()
+    names = [m for m in NAME_POSSESSIVE.finditer(before) if m["who"]]
+    if names and names[-1].end() >= len(before) - 2:
+        return names[-1]["who"]
+    if match := MY_RELATION.search(after[:40]):
+        return match["who"].lower()
+    if (match := NAME_POSSESSIVE.search(after[:30])) and match["who2"]:
+        return match["who2"]
+    return None
+
+
+def _dated(text: str, found: FoundDate, language: str) -> Candidate | None:
+    start = max(0, found.start - _WINDOW)
+    window = text[start : min(len(text), found.end + _WINDOW)]
+    labelled = _label(window, language)
+    if labelled is None:
+        return None
+    label, yearly, label_at = labelled
+    if yearly and found.precision != "day":
+        return None  # "my birthday is next month" does not say which day
+    subject = _subject(window, label_at)
+    what = describe_event(label, subject, language)
+    when = describe_date(found.local_date, found.precision, yearly, language)
+    return Candidate(
+        MemoryKind.TEMPORAL,
+        f"{what[0].upper()}{what[1:]} — {when}",
+        label=label,
+        subject=subject,
+        importance=0.9 if yearly else 0.8,
+        local_date=found.local_date.isoformat(),
+        recurrence="yearly" if yearly else None,
+        event_at=found.event_at,
+        precision=found.precision,
+    )
+
+
+def extract_dated(text: str, at: datetime, timezone: str, language: str) -> list[Candidate]:
+    """Temporal candidates for the dates in `text` that come with words saying what they are."""
+    out: list[Candidate] = []
+    for found in resolve_dates(text, at, timezone, language):
+        candidate = _dated(text, found, language)
+        if candidate is not None:
+            out.append(candidate)
+    return out

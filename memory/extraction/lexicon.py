@@ -1,0 +1,65 @@
+"""Words the offline extractors look for, French and English side by side."""
+
+from __future__ import annotations
+
+import re
+
+# (pattern, English label, French label, yearly). Wedding anniversaries before birthdays: "anniversaire
+# de mariage" also contains "anniversaire".
+EVENT_LABELS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = tuple(
+    (re.compile(pattern, re.I), en, fr, yearly)
+    for pattern, en, fr, yearly in (
+        (r"\b(?:wedding anniversary|anniversary|anniversaire de (?:mariage|rencontre))\b", "anniversary",
+         "anniversaire de mariage", True),
+        (r"\b(?:birthday|b-?day|anniversaire|anniv)\b", "birthday", "anniversaire", True),
+        (r"\b(?:wedding|get(?:ting)? married|gets married|marr(?:y|ies)|mariage|(?:se|me|nous) mari(?:e|er|ons))\b",
+         "wedding", "mariage", False),
+        (r"\b(?:exams?|finals|test|examens?|partiels?|bac|concours)\b", "exam", "examen", False),
+        (r"\b(?:job interview|interview|entretien(?: d'embauche)?)\b", "job interview", "entretien d'embauche",
+         False),
+        (r"\b(?:surgery|operation|opération|chirurgie)\b", "surgery", "opération", False),
+        (r"\b(?:appointment|doctor|dentist|rendez-vous|rdv|médecin|dentiste)\b", "appointment", "rendez-vous",
+         False),
+        (r"\b(?:funeral|enterrement|obsèques)\b", "funeral", "enterrement", False),
+        (r"\b(?:graduation|remise des diplômes|diplôme)\b", "graduation", "remise des diplômes", False),
+        (r"\b(?:due date|baby is due|accouchement|terme)\b", "due date", "accouchement", False),
+        (r"\b(?:moving|move out|move house|déménage\w*)\b", "move", "déménagement", False),
+        (r"\b(?:deadline|due|rendu|échéance)\b", "deadline", "échéance", False),
+        (r"\b(?:concert|gig)\b", "concert", "concert", False),
+        (r"\b(?:trip|vacation|holiday|flight|voyage|vacances|vol)\b", "trip", "voyage", False),
+        (r"\b(?:party|fête|soirée)\b", "party", "fête", False),
+        (r"\b(?:marathon|race|course|match|competition|compétition|tournament|tournoi)\b", "competition",
+         "compétition", False),
+    )
+)  # fmt: skip
+
+RELATIONS = (
+    "sister|brother|mom|mum|mother|dad|father|wife|husband|son|daughter|best friend|friend|boyfriend|"
+    "girlfriend|partner|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|boss|colleague|niece|nephew|"
+    "sœur|soeur|frère|frere|mère|mere|maman|père|pere|papa|femme|mari|fils|fille|meilleure amie|meilleur ami|"
+    "amie|ami|copain|copine|compagne|compagnon|grand-mère|grand-père|mamie|papi|tante|oncle|cousine|patron|"
+    "patronne|chef|collègue|nièce|neveu"
+)
+PETS = "cat|dog|kitten|puppy|rabbit|bunny|hamster|parrot|horse|chat|chatte|chien|chienne|chaton|lapin|cheval"
+
+MY_RELATION = re.compile(rf"\b(?:my|mon|ma|mes)\s+(?P<who>{RELATIONS}|{PETS})(?:'s)?\b", re.I)
+NAME_POSSESSIVE = re.compile(r"\b(?P<who>[A-Z][a-zà-ÿ]+)'s\b|\bde (?P<who2>[A-Z][a-zà-ÿ]+)\b")
+SELF_POSSESSIVE = re.compile(r"\b(?:my|mon|ma|notre|our)\s*$", re.I)
+
+CHANGE = re.compile(
+    r"\b(?:now|anymore|any more|no longer|these days|nowadays|stopped|quit|gave up|désormais|dorénavant|"
+    r"maintenant|arrêté|(?:ne|n')\s*\w+\s+plus|j'\w+\s+plus|je\s+\w+\s+plus)\b",
+    re.I,
+)
+SENSITIVE = re.compile(
+    r"\b(?:passed away|died|death|funeral|grief|grieving|divorce|divorcing|break ?up|broke up|cancer|"
+    r"depression|therapy|therapist|miscarriage|suicid\w*|est mort|est morte|décédée?|décès|deuil|divorcée?|"
+    r"rupture|dépression|thérapie|psy|fausse couche|enterrement|harcèlement|harassment|abuse)\b",
+    re.I,
+)
+MEAT = re.compile(
+    r"\b(?:steaks?|meat|beef|pork|bacon|ham|burgers?|chicken|sausages?|lamb|viande|bœuf|boeuf|porc|jambon|"
+    r"poulet|saucisses?|agneau|entrecôte|charcuterie)\b",
+    re.I,
+)
+DIET = re.compile(r"\b(?:vegetarian|vegan|végétarien\w*|végétalien\w*|végane|vegan\w*)\b", re.I)

@@ -1,0 +1,148 @@
+"""LLM extraction: asks the model for facts, dated events, preferences and emotions as one JSON object.
+
+Local models break JSON in familiar ways, so the answer is repaired (`json_repair`), validated with pydantic,
+and asked for once more when still unreadable. After that, or when the model is unavailable, the caller
+keeps the offline extraction alone: this never raises.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import date, datetime
+from zoneinfo import ZoneInfo
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bot.engine.dates import resolve_dates
+from bot.engine.model import ChatTurn
+from bot.engine.ports import CompletionRequest, LanguageModel
+from bot.errors import LLMUnavailable
+from memory.extraction.candidates import Candidate, unique
+from memory.extraction.dated import describe_date, describe_event
+from memory.extraction.json_repair import parse_json_object
+from memory.extraction.lexicon import CHANGE
+from memory.records import MemoryKind
+
+log = logging.getLogger(__name__)
+
+SYSTEM = """You extract long-term memories from one message a person wrote to their companion.
+The message was written on {local_date} ({weekday}) in time zone {timezone}; the person writes in {language}.
+Answer with ONE JSON object and nothing else, with these keys (empty lists when nothing applies):
+{{"facts": [{{"text": "short statement about the person", "about": null or "sister"/"Marc"...,
+  "replaces_old": true if it says something changed ("now", "anymore", "désormais", "plus")}}],
+ "preferences": [{{"text": "short statement", "topic": "what", "likes": true or false}}],
+ "events": [{{"what": "wedding", "about": null or "sister", "date": "YYYY-MM-DD", "yearly": true for
+  birthdays and anniversaries}}],
+ "emotions": [{{"text": "short statement of how they feel", "sensitive": true for grief, illness,
+  breakups, mental health}}]}}
+Resolve relative dates ("next month", "jeudi") against the message date. Never invent dates: leave out
+events without a real calendar date. Write the texts in the person's language. Keep only what is worth
+remembering for weeks; small talk gives empty lists."""
+RETRY_NOTE = "Your previous answer was not one valid JSON object. Answer again with the JSON object only."
+
+
+class _Lenient(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class _Fact(_Lenient):
+    text: str = Field(min_length=2, max_length=400)
+    about: str | None = None
+    replaces_old: bool = False
+
+
+class _Preference(_Lenient):
+    text: str = Field(min_length=2, max_length=400)
+    topic: str | None = None
+    likes: bool = True
+
+
+class _Event(_Lenient):
+    what: str = Field(min_length=2, max_length=80)
+    about: str | None = None
+    date: str
+    yearly: bool = False
+
+
+class _Emotion(_Lenient):
+    text: str = Field(min_length=2, max_length=400)
+    sensitive: bool = False
+
+
+class Extraction(_Lenient):
+    facts: list[_Fact] = []
+    preferences: list[_Preference] = []
+    events: list[_Event] = []
+    emotions: list[_Emotion] = []
+
+
+def _event_date(raw: str, at: datetime, timezone: str, language: str) -> date | None:
+    try:
+        return date.fromisoformat(raw.strip()[:10])
+    except ValueError:
+        found = resolve_dates(raw, at, timezone, language)  # a model may answer "next Friday"
+        return found[0].local_date if found else None
+
+
+def _candidates(extraction: Extraction, at: datetime, timezone: str, language: str) -> list[Candidate]:
+    out: list[Candidate] = []
+    for fact in extraction.facts:
+        change = fact.replaces_old or CHANGE.search(fact.text) is not None
+        out.append(Candidate(MemoryKind.SEMANTIC, fact.text.strip(), "about", fact.about, 0.7, change=change))
+    for pref in extraction.preferences:
+        label = "likes" if pref.likes else "dislikes"
+        out.append(Candidate(MemoryKind.SEMANTIC, pref.text.strip(), label, None, 0.6, topic=pref.topic))
+    for emotion in extraction.emotions:
+        label = "sensitive" if emotion.sensitive else "mood"
+        importance = 0.8 if emotion.sensitive else 0.5
+        out.append(Candidate(MemoryKind.EMOTIONAL, emotion.text.strip(), label, None, importance,
+                             sensitive=emotion.sensitive))  # fmt: skip
+    for event in extraction.events:
+        day = _event_date(event.date, at, timezone, language)
+        if day is None:
+            continue  # impossible ("2026-02-30") or unreadable dates are not stored as dates
+        what = describe_event(event.what.strip().lower(), event.about, language)
+        local_noon = datetime(day.year, day.month, day.day, 12, tzinfo=ZoneInfo(timezone))
+        out.append(
+            Candidate(
+                MemoryKind.TEMPORAL,
+                f"{what[0].upper()}{what[1:]} — {describe_date(day, 'day', event.yearly, language)}",
+                label=event.what.strip().lower(),
+                subject=event.about,
+                importance=0.9 if event.yearly else 0.8,
+                local_date=day.isoformat(),
+                recurrence="yearly" if event.yearly else None,
+                event_at=local_noon.astimezone(at.tzinfo),
+                precision="day",
+            )
+        )
+    return unique(out)
+
+
+class LlmExtractor:
+    def __init__(self, llm: LanguageModel, *, max_tokens: int = 700) -> None:
+        self._llm = llm
+        self._max_tokens = max_tokens
+
+    async def extract(self, text: str, at: datetime, timezone: str, language: str) -> list[Candidate] | None:
+        """Candidates from the model, or None when it is unavailable or its answer stays unreadable."""
+        local = at.astimezone(ZoneInfo(timezone))
+        system = SYSTEM.format(
+            local_date=local.date().isoformat(), weekday=local.strftime("%A"), timezone=timezone,
+            language="French" if language == "fr" else "English",
+        )  # fmt: skip
+        turns: tuple[ChatTurn, ...] = (ChatTurn("user", text, at),)
+        for attempt in range(2):
+            request = CompletionRequest(system, turns, self._max_tokens, temperature=0.0, json_output=True)
+            try:
+                answer = await self._llm.complete(request)
+            except LLMUnavailable as exc:
+                log.info("memory extraction: model unavailable (%s); offline extraction only", exc)
+                return None
+            try:
+                extraction = Extraction.model_validate(parse_json_object(answer))
+                return _candidates(extraction, at, timezone, language)
+            except (ValueError, ValidationError) as exc:
+                log.warning("memory extraction: unreadable answer (attempt %d): %s", attempt + 1, exc)
+                turns = (*turns, ChatTurn("assistant", answer[:2000], at), ChatTurn("user", RETRY_NOTE, at))
+        return None

@@ -1,0 +1,31 @@
+"""The one place the app gets long-term memory from: embedder + index (from `memory.index_factory`) + pipeline."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from bot.config import Settings
+from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
+from memory.index_factory import open_embedder, open_memory_index
+from memory.service import LongTermMemoryService
+
+
+@asynccontextmanager
+async def open_long_term_memory(
+    settings: Settings,
+    *,
+    clock: Clock,
+    llm: LanguageModel | None = None,
+    planner: OccasionPlanner | None = None,
+) -> AsyncIterator[LongTermMemoryService]:
+    """Long-term memory over the configured index; the index is flushed and closed on exit.
+
+    `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on."""
+    async with open_embedder(settings) as embedder, open_memory_index(settings, embedder, clock=clock) as index:
+        yield LongTermMemoryService(
+            index,
+            default_timezone=settings.default_timezone,
+            llm=llm if settings.llm_extraction else None,
+            planner=planner,
+        )

@@ -1,0 +1,101 @@
+"""The one place that picks the memory backend and the embedder from Settings.
+
+No SOUVENIR_QDRANT_URL: the embedded Qdrant Edge shard under `data_dir/qdrant`.
+With SOUVENIR_QDRANT_URL: a Qdrant server (SOUVENIR_QDRANT_API_KEY if it needs one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from bot.config import Settings
+from bot.engine.ports import Clock
+from bot.errors import ConfigError
+from memory.embedding import UseEmbedder
+from memory.ports import Embedder
+from memory.qdrant.driver import IndexDriver
+from memory.qdrant.index import QdrantMemoryIndex
+
+EDGE_DIRECTORY = "qdrant"
+
+
+class IndexBackend(StrEnum):
+    EDGE = "edge"  # embedded, in-process (qdrant-edge-py)
+    SERVER = "server"  # a Qdrant server (qdrant-client)
+
+
+def backend_for(settings: Settings) -> IndexBackend:
+    return IndexBackend.EDGE if settings.qdrant_url is None else IndexBackend.SERVER
+
+
+async def _open_edge(settings: Settings, dimension: int) -> IndexDriver:
+    from memory.qdrant.edge import EdgeDriver
+
+    return await EdgeDriver.open(settings.data_dir / EDGE_DIRECTORY, dimension)
+
+
+async def _open_server(settings: Settings, dimension: int) -> IndexDriver:
+    from qdrant_client import AsyncQdrantClient
+
+    from memory.qdrant.server import ServerDriver
+
+    api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+    client = AsyncQdrantClient(url=settings.qdrant_url, api_key=api_key)
+    try:
+        return await ServerDriver.open(client, dimension)
+    except BaseException:
+        await client.close()
+        raise
+
+
+DRIVERS: dict[IndexBackend, Callable[[Settings, int], Awaitable[IndexDriver]]] = {
+    IndexBackend.EDGE: _open_edge,
+    IndexBackend.SERVER: _open_server,
+}
+
+
+class _UtcClock:
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+
+@asynccontextmanager
+async def open_memory_index(
+    settings: Settings, embedder: Embedder, *, clock: Clock | None = None
+) -> AsyncIterator[QdrantMemoryIndex]:
+    """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit."""
+    driver = await DRIVERS[backend_for(settings)](settings, embedder.dimension)
+    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock())
+    try:
+        yield index
+    finally:
+        await index.close()
+
+
+@asynccontextmanager
+async def open_embedder(settings: Settings) -> AsyncIterator[Embedder]:
+    """The configured embedder, loaded and ready (the first message doesn't pay for the model load)."""
+    if settings.embedding_provider == "use":
+        embedder = UseEmbedder()
+        await embedder.warm_up()
+        yield embedder
+        return
+    if settings.embedding_base_url is None:
+        raise ConfigError("SOUVENIR_EMBEDDING_BASE_URL: required when SOUVENIR_EMBEDDING_PROVIDER=openai-compatible")
+    from memory.embedding.openai_compatible import OpenAICompatibleEmbedder
+
+    api_key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    remote = await OpenAICompatibleEmbedder.open(
+        settings.embedding_base_url,
+        settings.embedding_model,
+        api_key,
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+    )
+    try:
+        yield remote
+    finally:
+        await remote.aclose()

@@ -1,0 +1,64 @@
+"""Memory records as people see them (/memories, /export) and as the occasion planner sees dated ones."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from bot.engine.model import DatedEvent, MemoryItem
+from memory.episodes import shown_text
+from memory.extraction.dated import describe_event
+from memory.records import MemoryKind, MemoryRecord
+
+BIRTHDAY_LABELS = frozenset({"birthday", "anniversaire", "bday", "anniversaire de naissance"})
+ANNIVERSARY_LABELS = frozenset({"anniversary", "wedding anniversary", "anniversaire de mariage"})
+
+
+def memory_item(record: MemoryRecord, *, full: bool = False) -> MemoryItem:
+    extra: dict[str, object] = {"current": record.valid_to is None}
+    if record.label:
+        extra["label"] = record.label
+    if record.local_date:
+        extra["date"] = record.local_date
+    if record.recurrence:
+        extra["recurrence"] = record.recurrence
+    if record.subject:
+        extra["about"] = record.subject
+    if full:
+        extra.update(
+            language=record.language,
+            importance=record.importance,
+            platform=record.source.platform,
+            conversation_id=record.source.conversation_id,
+            message_ids=list(record.source.message_ids),
+            valid_from=record.valid_from.isoformat() if record.valid_from else None,
+            valid_to=record.valid_to.isoformat() if record.valid_to else None,
+            supersedes=list(record.supersedes),
+            timezone=record.timezone,
+            indexed_text=record.text,
+        )
+    return MemoryItem(record.memory_id, record.kind.value, shown_text(record), record.created_at, record.event_at,
+                      record.scope, extra)  # fmt: skip
+
+
+def dated_event(record: MemoryRecord) -> DatedEvent | None:
+    """A current temporal memory with a calendar date, as the planner needs it; None for anything else."""
+    if record.kind is not MemoryKind.TEMPORAL or not record.local_date:
+        return None
+    if record.attributes.get("precision", "day") != "day":
+        return None  # "next month" is no day to write on
+    try:
+        on = date.fromisoformat(record.local_date)
+    except ValueError:
+        return None
+    label = (record.label or "event").lower()
+    kind = "birthday" if label in BIRTHDAY_LABELS else "anniversary" if label in ANNIVERSARY_LABELS else "event"
+    return DatedEvent(
+        memory_id=record.memory_id,
+        user_key=record.user_key,
+        what=describe_event(label, record.subject, record.language),
+        on=on,
+        yearly=record.recurrence == "yearly",
+        kind=kind,
+        about=record.subject,
+        language=record.language,
+    )

@@ -1,0 +1,66 @@
+"""A keyword opinion on recall candidates: BM25 over the candidate pool, the memory's own words weighing more
+than the context indexed with it.
+
+The index's hybrid search finds the pool (dense + sparse fused by rank). Within it, this decides which
+memory really says what the question asks: "When did Caroline go to the support group?" should bring back
+the message that says "support group", not the one before it that merely has it as context. IDF comes from
+the pool itself, which is enough to tell rare words from common ones among related memories.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+
+from memory.episodes import shown_text
+from memory.records import MemoryRecord
+from memory.sparse import tokenize
+
+K1 = 0.9
+B = 0.4
+OWN_WORDS_WEIGHT = 3  # a word in what was said counts three times a word in its context
+_SUFFIXES = ("ingly", "edly", "ings", "ing", "ied", "ies", "ed", "es", "ly", "ées", "ée", "és", "er", "ez",
+             "aient", "ait", "ions", "s", "e")  # fmt: skip
+
+
+def stem(token: str) -> str:
+    """A crude English/French suffix stripper: "researched", "researching" and "research" meet."""
+    for suffix in _SUFFIXES:
+        if len(token) - len(suffix) >= 4 and token.endswith(suffix):
+            return token[: -len(suffix)]
+    return token
+
+
+def stems(text: str) -> list[str]:
+    return [stem(t) for t in tokenize(text)]
+
+
+def _document(record: MemoryRecord) -> Counter[str]:
+    words = Counter(stems(record.text))
+    for term, count in Counter(stems(shown_text(record))).items():
+        words[term] += (OWN_WORDS_WEIGHT - 1) * count
+    return words
+
+
+def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float]:
+    """BM25 of each record for the question, normalised so the best is 1 (all 0 without shared words)."""
+    terms = set(stems(question))
+    if not terms or not records:
+        return [0.0] * len(records)
+    docs = [_document(r) for r in records]
+    lengths = [sum(d.values()) or 1 for d in docs]
+    average = sum(lengths) / len(lengths)
+    n = len(docs)
+    idf = {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t in terms if (df := sum(1 for d in docs if t in d))}
+    scores = [
+        sum(idf[t] * d[t] * (K1 + 1) / (d[t] + K1 * (1 - B + B * length / average)) for t in idf if t in d)
+        for d, length in zip(docs, lengths, strict=True)
+    ]
+    best = max(scores)
+    return [s / best for s in scores] if best > 0 else scores
+
+
+def says_it_itself(record: MemoryRecord, question: str) -> bool:
+    """Whether the memory's own words (not only its context) share a word with the question."""
+    return bool(set(stems(question)) & set(stems(shown_text(record))))

@@ -1,0 +1,169 @@
+"""Scale-out backend: a Qdrant server through qdrant-client's async API, one shared collection.
+
+People are tenants of the collection (`user_key` is a tenant keyword index, and HNSW graphs are
+built per tenant with `payload_m` instead of one global graph).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Sequence
+from typing import Any, TypeVar
+
+from qdrant_client import AsyncQdrantClient, models
+from qdrant_client.http.exceptions import ResponseHandlingException, UnexpectedResponse
+
+from bot.errors import ConfigError, StoreUnavailable
+from memory.qdrant.driver import DENSE, RRF_K, SPARSE, Hit, IndexPoint, Where
+from memory.qdrant.payload import (
+    CREATED_AT_TS,
+    FLOAT_FIELDS,
+    KEYWORD_FIELDS,
+    KIND,
+    SCOPE,
+    USER_KEY,
+    VALID_TO_TS,
+)
+from memory.sparse import SparseTerms
+
+COLLECTION = "souvenir_memories"
+
+T = TypeVar("T")
+
+
+async def _call(awaitable: Awaitable[T]) -> T:
+    try:
+        return await awaitable
+    except (ResponseHandlingException, UnexpectedResponse, OSError) as exc:
+        raise StoreUnavailable(f"Qdrant server: {exc}") from exc
+
+
+def _filter(where: Where) -> models.Filter:
+    must: list[models.Condition] = [models.FieldCondition(key=USER_KEY, match=models.MatchValue(value=where.user_key))]
+    if where.ids is not None:
+        must.append(models.HasIdCondition(has_id=list(where.ids)))
+    if where.scopes is not None:
+        must.append(models.FieldCondition(key=SCOPE, match=models.MatchAny(any=list(where.scopes))))
+    if where.kinds is not None:
+        must.append(models.FieldCondition(key=KIND, match=models.MatchAny(any=list(where.kinds))))
+    if where.current_after is not None:
+        must.append(models.FieldCondition(key=VALID_TO_TS, range=models.Range(gt=where.current_after)))
+    return models.Filter(must=must)
+
+
+def _sparse(terms: SparseTerms) -> models.SparseVector:
+    return models.SparseVector(indices=list(terms.indices), values=list(terms.values))
+
+
+def _hits(points: Sequence[models.ScoredPoint] | Sequence[models.Record]) -> list[Hit]:
+    return [Hit(str(p.id), float(getattr(p, "score", 0.0) or 0.0), dict(p.payload or {})) for p in points]
+
+
+class ServerDriver:
+    def __init__(self, client: AsyncQdrantClient, collection: str) -> None:
+        self._client = client
+        self._collection = collection
+
+    @classmethod
+    async def open(cls, client: AsyncQdrantClient, dimension: int, collection: str = COLLECTION) -> ServerDriver:
+        """Use `collection`, creating it with its indexes on first start; checks the vector size."""
+        if await _call(client.collection_exists(collection)):
+            info = await _call(client.get_collection(collection))
+            vectors = info.config.params.vectors
+            size = vectors[DENSE].size if isinstance(vectors, dict) and DENSE in vectors else None
+            if size != dimension:
+                raise ConfigError(
+                    f"Qdrant collection {collection!r} holds {size}-d vectors but the embedder makes "
+                    f"{dimension}-d ones (was SOUVENIR_EMBEDDING_PROVIDER changed?)"
+                )
+            return cls(client, collection)
+        await _create(client, collection, dimension)
+        return cls(client, collection)
+
+    async def upsert(self, user_key: str, points: Sequence[IndexPoint]) -> None:
+        structs = [
+            models.PointStruct(id=p.point_id, vector={DENSE: p.dense, SPARSE: _sparse(p.sparse)}, payload=p.payload)
+            for p in points
+        ]
+        mine = _filter(Where(user_key=user_key))
+        await _call(self._client.upsert(self._collection, points=structs, update_filter=mine, wait=True))
+
+    async def hybrid(
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, candidates: int
+    ) -> list[Hit]:
+        flt = _filter(where)
+        prefetch = [models.Prefetch(query=dense, using=DENSE, limit=candidates, filter=flt)]
+        if sparse:
+            prefetch.append(models.Prefetch(query=_sparse(sparse), using=SPARSE, limit=candidates, filter=flt))
+        response = await _call(
+            self._client.query_points(
+                self._collection,
+                prefetch=prefetch,
+                query=models.RrfQuery(rrf=models.Rrf(k=RRF_K)),
+                query_filter=flt,
+                limit=limit,
+                with_payload=True,
+            )
+        )
+        return _hits(response.points)
+
+    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
+        response = await _call(
+            self._client.query_points(
+                self._collection,
+                query=dense,
+                using=DENSE,
+                query_filter=_filter(where),
+                limit=limit,
+                with_payload=True,
+            )
+        )
+        return _hits(response.points)
+
+    async def newest(self, where: Where, limit: int) -> list[Hit]:
+        records, _next = await _call(
+            self._client.scroll(
+                self._collection,
+                scroll_filter=_filter(where),
+                limit=limit,
+                order_by=models.OrderBy(key=CREATED_AT_TS, direction=models.Direction.DESC),
+                with_payload=True,
+                with_vectors=False,
+            )
+        )
+        return _hits(records)
+
+    async def count(self, where: Where) -> int:
+        result = await _call(self._client.count(self._collection, count_filter=_filter(where), exact=True))
+        return result.count
+
+    async def set_payload(self, where: Where, payload: dict[str, Any]) -> None:
+        await _call(self._client.set_payload(self._collection, payload=payload, points=_filter(where), wait=True))
+
+    async def delete(self, where: Where) -> None:
+        selector = models.FilterSelector(filter=_filter(where))
+        await _call(self._client.delete(self._collection, points_selector=selector, wait=True))
+
+    async def close(self) -> None:
+        await self._client.close()
+
+
+async def _create(client: AsyncQdrantClient, collection: str, dimension: int) -> None:
+    try:
+        await client.create_collection(
+            collection,
+            vectors_config={DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)},
+            sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
+            hnsw_config=models.HnswConfigDiff(m=0, payload_m=16),
+        )
+    except UnexpectedResponse as exc:
+        if exc.status_code != 409:  # another process created it first: fine
+            raise StoreUnavailable(f"Qdrant server: {exc}") from exc
+    except (ResponseHandlingException, OSError) as exc:
+        raise StoreUnavailable(f"Qdrant server: {exc}") from exc
+    for field in KEYWORD_FIELDS:
+        schema = models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=field == USER_KEY)
+        await _call(client.create_payload_index(collection, field, field_schema=schema, wait=True))
+    for field in FLOAT_FIELDS:
+        await _call(
+            client.create_payload_index(collection, field, field_schema=models.PayloadSchemaType.FLOAT, wait=True)
+        )

@@ -1,0 +1,146 @@
+"""Ranking what to bring back: relevance first, then recency, importance and time.
+
+Candidates come from the index's hybrid search (dense + sparse); `memory.lexical` weighs each one's own
+words against the question, and the hybrid rank adds the meaning-level match. Core
+facts (semantic, temporal) do not fade; episodes and moods fade slowly down to a floor. Questions about
+when things happen favour dated memories, and a relative date in the question ("last week", "jeudi")
+favours memories from around that day. Near-identical texts are shown once, and the result is cut to the
+caller's count and word budget.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from bot.engine.dates import FoundDate
+from bot.engine.model import RecalledMemory, RecallQuery
+from memory.episodes import shown_text
+from memory.lexical import keyword_scores, says_it_itself
+from memory.records import MemoryKind, MemoryRecord, ScoredMemory
+from memory.sparse import tokenize
+
+# relevance = keyword score (0..1) + HYBRID_WEIGHT / (1 + hybrid rank / RANK_SCALE)
+HYBRID_WEIGHT = 0.3
+RANK_SCALE = 3.0
+CONTEXT_ONLY = 0.5  # relevance factor of a memory whose own words share nothing with the question
+# kind -> (half-life in days, floor): how fast a memory fades when nothing else distinguishes it.
+DECAY: dict[MemoryKind, tuple[float, float]] = {
+    MemoryKind.SEMANTIC: (math.inf, 1.0),
+    MemoryKind.TEMPORAL: (math.inf, 1.0),
+    MemoryKind.EMOTIONAL: (180.0, 0.8),
+    MemoryKind.EPISODIC: (365.0, 0.92),
+}
+TEMPORAL_BOOST = 1.3
+NEAR_DATE_BOOST = 1.4
+SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
+
+WHEN_QUESTION = re.compile(
+    r"\b(?:when|what date|which date|what day|which day|what year|what month|how long ago|how long since|"
+    r"quand|quelle date|quel jour|quelle année|quel mois|depuis quand|il y a combien)\b",
+    re.I,
+)
+_WINDOW_DAYS = {"day": 1, "week": 7, "month": 31, "year": 366}
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    record: MemoryRecord
+    score: float
+
+
+def relevance(hits: Sequence[ScoredMemory], question: str) -> list[tuple[MemoryRecord, float]]:
+    """How well each candidate answers the question: its keyword score, plus a share for the hybrid
+    search's rank (which carries the meaning-level match), less when only its context matched."""
+    records = [hit.record for hit in hits]
+    keywords = keyword_scores(records, question)
+    out = []
+    for rank, (record, keyword) in enumerate(zip(records, keywords, strict=True)):
+        value = keyword + HYBRID_WEIGHT / (1.0 + rank / RANK_SCALE)
+        out.append((record, value if says_it_itself(record, question) else value * CONTEXT_ONLY))
+    return out
+
+
+def recency(record: MemoryRecord, at: datetime) -> float:
+    half_life, floor = DECAY[record.kind]
+    if math.isinf(half_life):
+        return 1.0
+    moment = record.event_at or record.created_at
+    age_days = max(0.0, (at - moment).total_seconds() / 86400.0)
+    return max(floor, 0.5 ** (age_days / half_life))
+
+
+def _near(record: MemoryRecord, found: FoundDate) -> bool:
+    window = timedelta(days=_WINDOW_DAYS.get(found.precision, 1))
+    if record.local_date:
+        try:
+            day = datetime.fromisoformat(record.local_date).date()
+        except ValueError:
+            day = None
+        if day is not None and abs(day - found.local_date) <= window:
+            return True
+    if record.event_at is None or record.kind is not MemoryKind.EPISODIC:
+        return False
+    return abs(record.event_at.date() - found.local_date) <= window
+
+
+def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_dates: list[FoundDate],
+          asks_when: bool) -> float:  # fmt: skip
+    value = relevance * recency(record, query.at) * (0.85 + 0.3 * record.importance)
+    if asks_when and (record.kind is MemoryKind.TEMPORAL or record.local_date):
+        value *= TEMPORAL_BOOST
+    if question_dates and any(_near(record, found) for found in question_dates):
+        value *= NEAR_DATE_BOOST
+    return value
+
+
+def _similar(a: set[str], b: set[str]) -> bool:
+    if not a or not b:
+        return False
+    return len(a & b) / len(a | b) >= SIMILAR_TEXT
+
+
+def _sources(record: MemoryRecord) -> set[tuple[str, str]]:
+    return {(record.source.conversation_id, m) for m in record.source.message_ids}
+
+
+def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMemory]:
+    """Best first, near-duplicates dropped, at most `limit` memories and `max_words` words."""
+    out: list[RecalledMemory] = []
+    kept_tokens: list[set[str]] = []
+    kept_sources: set[tuple[str, str]] = set()
+    words_left = max_words
+    for item in ranked:
+        if len(out) >= limit or words_left <= 0:
+            break
+        text = shown_text(item.record)
+        tokens = set(tokenize(text))
+        if any(_similar(tokens, seen) for seen in kept_tokens):
+            continue
+        sources = _sources(item.record)
+        if item.record.kind is not MemoryKind.TEMPORAL and sources and sources <= kept_sources:
+            continue  # read from a message already shown: its words are already there
+        kept_sources |= sources
+        words = text.split()
+        if len(words) > words_left:
+            if out:
+                continue  # a shorter memory further down may still fit
+            text = " ".join(words[:words_left]) + " …"
+        kept_tokens.append(tokens)
+        words_left -= min(len(words), words_left)
+        out.append(RecalledMemory(item.record.memory_id, item.record.kind.value, text, round(item.score, 4),
+                                  item.record.event_at))  # fmt: skip
+    return out
+
+
+def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[FoundDate]) -> list[Ranked]:
+    asks_when = WHEN_QUESTION.search(query.text) is not None
+    ranked = [
+        Ranked(record, score(record, value, query, question_dates, asks_when))
+        for record, value in relevance(hits, query.text)
+    ]
+    ranked.sort(key=lambda r: r.score, reverse=True)
+    return ranked

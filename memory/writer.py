@@ -1,0 +1,117 @@
+"""Writing memories: keep the message as an episode, extract candidates, consolidate, store.
+
+Extraction and consolidation are best effort: the episode is stored first, and any failure after that is
+logged and swallowed, so a broken model answer never loses what the person said.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.engine.ports import LanguageModel, OccasionPlanner
+from memory.consolidation import Consolidator, Plan
+from memory.extraction.candidates import Candidate, unique
+from memory.extraction.llm import LlmExtractor
+from memory.extraction.offline import extract_offline
+from memory.records import MemoryKind, MemoryRecord, MemorySource
+from memory.store import MemoryStore
+
+log = logging.getLogger(__name__)
+TOPIC = "topic"
+EPISODE = "episode"  # attributes key: the memory of the message a fact was read from
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where and when candidates were said: carried onto every memory made from them."""
+
+    user_key: str
+    at: datetime
+    timezone: str
+    language: str
+    source: MemorySource
+    scope: str
+    episode_id: str | None = None  # the memory of the message itself (or the /remember note)
+
+
+def record_from(candidate: Candidate, origin: Origin, supersedes: tuple[str, ...] = ()) -> MemoryRecord:
+    attributes = {TOPIC: candidate.topic} if candidate.topic else {}
+    if origin.episode_id:
+        attributes[EPISODE] = origin.episode_id
+    if candidate.precision:
+        attributes["precision"] = candidate.precision
+    if candidate.sensitive:
+        attributes["sensitive"] = "true"
+    return MemoryRecord(
+        memory_id=str(uuid.uuid4()),
+        user_key=origin.user_key,
+        kind=candidate.kind,
+        text=candidate.text,
+        language=origin.language,
+        created_at=origin.at,
+        source=origin.source,
+        scope=origin.scope,
+        event_at=candidate.event_at or origin.at,
+        valid_from=origin.at,
+        importance=candidate.importance,
+        recurrence=candidate.recurrence,
+        local_date=candidate.local_date,
+        timezone=origin.timezone if candidate.kind is MemoryKind.TEMPORAL else None,
+        subject=candidate.subject,
+        label=candidate.label,
+        supersedes=supersedes,
+        attributes=attributes,
+    )
+
+
+class MemoryWriter:
+    def __init__(
+        self,
+        store: MemoryStore,
+        *,
+        llm: LanguageModel | None = None,
+        planner: OccasionPlanner | None = None,
+    ) -> None:
+        self._store = store
+        self._extractor = LlmExtractor(llm) if llm is not None else None
+        self._consolidator = Consolidator(store, llm)
+        self._planner = planner
+
+    async def candidates(self, text: str, origin: Origin) -> list[Candidate]:
+        found = extract_offline(text, origin.at, origin.timezone, origin.language)
+        if self._extractor is not None:
+            from_model = await self._extractor.extract(text, origin.at, origin.timezone, origin.language)
+            if from_model:
+                found = unique([*from_model, *found])
+        return found
+
+    async def extract_and_store(self, text: str, origin: Origin) -> list[MemoryRecord]:
+        """Candidates from `text`, consolidated against the person's memories; returns what was stored."""
+        try:
+            candidates = await self.candidates(text, origin)
+            stored = [record for c in candidates if (record := await self._apply(c, origin)) is not None]
+        except Exception:  # an error boundary: the episode is already safe
+            log.exception("memory extraction failed for one message; the episode is kept")
+            return []
+        if self._planner is not None and any(r.kind is MemoryKind.TEMPORAL for r in stored):
+            try:
+                await self._planner.plan_user(origin.user_key)
+            except Exception:
+                log.exception("occasion planner failed after a new dated memory")
+        return stored
+
+    async def _apply(self, candidate: Candidate, origin: Origin) -> MemoryRecord | None:
+        plan: Plan = await self._consolidator.decide(origin.user_key, candidate, origin.at, origin.scope)
+        if plan.action == "noop":
+            return None
+        record = record_from(plan.candidate, origin, plan.replaces)
+        await self._store.add([record])
+        if plan.replaces:
+            # The messages the old facts were read from say them too: they become history as well.
+            replaced = await self._store.fetch(origin.user_key, plan.replaces)
+            episodes = [e for r in replaced if (e := r.attributes.get(EPISODE)) and e != origin.episode_id]
+            await self._store.supersede(origin.user_key, [*plan.replaces, *episodes], origin.at)
+        return record

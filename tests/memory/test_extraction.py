@@ -1,0 +1,69 @@
+"""Offline extraction: what a person says in French or English becomes the right candidate memories."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from memory.extraction.offline import extract_offline
+from memory.records import MemoryKind
+
+AT = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)  # a Saturday
+
+
+def _kinds(text: str, language: str = "en") -> list[tuple[str, str | None, str | None]]:
+    return [(c.kind.value, c.label, c.subject) for c in extract_offline(text, AT, "Europe/Paris", language)]
+
+
+def test_birthdays_are_yearly_temporal_memories_in_both_languages() -> None:
+    (en,) = extract_offline("my birthday is March 14", AT, "Europe/Paris", "en")
+    assert (en.kind, en.label, en.subject, en.recurrence) == (MemoryKind.TEMPORAL, "birthday", None, "yearly")
+    assert en.local_date == "2026-03-14"
+    (fr,) = extract_offline("mon anniversaire c'est le 14 mars", AT, "Europe/Paris", "fr")
+    assert (fr.kind, fr.recurrence, fr.local_date) == (MemoryKind.TEMPORAL, "yearly", "2026-03-14")
+    assert "14 mars" in fr.text
+
+
+def test_someone_elses_dated_event_says_whose_it_is() -> None:
+    (wedding,) = extract_offline("ma sœur se marie le mois prochain", AT, "Europe/Paris", "fr")
+    assert (wedding.label, wedding.subject, wedding.recurrence) == ("mariage", "sœur", None)
+    assert wedding.local_date == "2026-04-01" and wedding.precision == "month"
+    (exam,) = extract_offline("My exam is in two weeks", AT, "Europe/Paris", "en")
+    assert (exam.label, exam.local_date) == ("exam", "2026-03-28")
+    (mum,) = extract_offline("l'anniversaire de ma mère est le 3 mai", AT, "Europe/Paris", "fr")
+    assert (mum.subject, mum.recurrence) == ("mère", "yearly")
+
+
+def test_impossible_dates_are_not_stored_as_dates() -> None:
+    assert [
+        c for c in extract_offline("my birthday is February 30", AT, "UTC", "en") if c.kind is MemoryKind.TEMPORAL
+    ] == []
+    assert extract_offline("mon anniversaire est le 30 février", AT, "UTC", "fr") == []
+
+
+def test_names_likes_and_relationships() -> None:
+    assert ("semantic", "name", None) in _kinds("Hi, my name is Sam")
+    assert ("semantic", "name", None) in _kinds("je m'appelle Léa", "fr")
+    assert ("semantic", "relationship", "cat") in _kinds("my cat Miso hates the vet")
+    likes = extract_offline("I love Blue Note jazz", AT, "UTC", "en")
+    assert [(c.label, c.topic) for c in likes] == [("likes", "Blue Note jazz")]
+    assert [c.label for c in extract_offline("j'adore le fromage", AT, "UTC", "fr")] == ["likes"]
+    assert [c.label for c in extract_offline("I hate mornings", AT, "UTC", "en")] == ["dislikes"]
+
+
+def test_changes_are_marked_so_they_can_replace_older_facts() -> None:
+    (veg,) = extract_offline("I'm vegetarian now", AT, "UTC", "en")
+    assert veg.change
+    (jazz,) = extract_offline("I don't like jazz anymore", AT, "UTC", "en")
+    assert (jazz.label, jazz.topic, jazz.change) == ("dislikes", "jazz", True)
+
+
+def test_feelings_and_sensitive_topics() -> None:
+    assert _kinds("Sundays are hard") == [("emotional", "hard times", None)]
+    assert _kinds("je suis triste", "fr") == [("emotional", "mood", None)]
+    (grief,) = extract_offline("My grandfather passed away last month", AT, "UTC", "en")
+    assert grief.kind is MemoryKind.EMOTIONAL and grief.sensitive
+
+
+def test_questions_and_small_talk_are_not_facts() -> None:
+    assert extract_offline("do you love jazz?", AT, "UTC", "en") == []
+    assert extract_offline("ok cool", AT, "UTC", "en") == []

@@ -1,0 +1,87 @@
+"""The LoCoMo evaluation runs end to end (real embedder and embedded index) on a tiny LoCoMo-shaped file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings
+from memory.evaluation.locomo import run_locomo_eval
+from memory.evaluation.locomo_data import clean_evidence, load_locomo, session_time
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
+
+
+def _sample() -> dict[str, object]:
+    return {
+        "sample_id": "conv-test",
+        "conversation": {
+            "speaker_a": "Caroline",
+            "speaker_b": "Melanie",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {"speaker": "Caroline", "dia_id": "D1:1", "text": "Hey Mel! How have you been?"},
+                {"speaker": "Melanie", "dia_id": "D1:2", "text": "Busy! I started pottery classes last week."},
+                {"speaker": "Caroline", "dia_id": "D1:3", "text": "I went to a LGBTQ support group yesterday."},
+            ],
+            "session_2_date_time": "10:37 am on 27 June, 2023",
+            "session_2": [
+                {"speaker": "Melanie", "dia_id": "D2:1", "text": "We camped by the lake with the kids.",
+                 "blip_caption": "a photo of a tent near a lake"},
+                {"speaker": "Caroline", "dia_id": "D2:2", "text": "My counseling course starts in September!"},
+            ],
+        },
+        "qa": [
+            {"question": "When did Caroline go to the LGBTQ support group?", "answer": "7 May 2023",
+             "evidence": ["D1:3"], "category": 2},
+            {"question": "What did Melanie start last week?", "evidence": ["D1:2"], "category": 4},
+            {"question": "Where did Melanie camp?", "evidence": ["D2:1; D9:99"], "category": 1},
+            {"question": "What course will Caroline take?", "evidence": ["D:2:2"], "category": 3},
+            {"question": "Adversarial", "evidence": ["D1:1"], "category": 5},
+            {"question": "Points nowhere", "evidence": ["D7:7"], "category": 4},
+        ],
+    }  # fmt: skip
+
+
+def test_evidence_and_session_times_are_cleaned() -> None:
+    assert clean_evidence(["D8:6; D9:17", "D:11:26", "D30:05", "D"]) == ("D8:6", "D9:17", "D11:26", "D30:5")
+    assert session_time("1:56 pm on 8 May, 2023").isoformat() == "2023-05-08T13:56:00+00:00"
+
+
+def test_unscorable_questions_are_left_out(tmp_path: Path) -> None:
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps([_sample()]))
+    (conversation,) = load_locomo(data)
+    assert [q.category for q in conversation.questions] == [2, 4, 1, 3]
+    assert conversation.questions[2].evidence == ("D2:1",)
+    assert "tent near a lake" in conversation.turns[3].text
+
+
+async def test_eval_on_a_tiny_file_reports_recall(tmp_path: Path) -> None:
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps([_sample()]))
+    out = tmp_path / "report.json"
+    code = await run_locomo_eval(Settings(data_dir=tmp_path / "unused"), data, k=3, json_out=out, baselines=True)
+    assert code == 0
+    report = json.loads(out.read_text())
+    assert report["k"] == 3 and report["n_questions"] == 4
+    assert set(report["recall"]) == {"single-hop", "multi-hop", "temporal", "open-domain", "overall"}
+    # Five turns, top 3: the evidence of these plain questions is found.
+    assert report["recall"]["overall"] >= 0.75
+    assert 0 < report["mean_words"] <= 300
+    assert report["ingest_msgs_per_s"] > 0 and report["recall_p95_ms"] >= report["recall_p50_ms"] > 0
+    assert not (tmp_path / "unused").exists()  # a fresh index in a temporary directory
+
+
+async def test_missing_data_is_a_clean_failure(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path)
+    assert await run_locomo_eval(settings, tmp_path / "absent.json") == 2
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/locomo-dev.json is not present")
+def test_the_shared_locomo_file_loads() -> None:
+    conversations = load_locomo(SHARED)
+    assert len(conversations) == 5
+    assert sum(len(c.questions) for c in conversations) > 700
