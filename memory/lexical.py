@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from memory.episodes import shown_text
 from memory.records import MemoryRecord
@@ -36,9 +37,15 @@ def stems(text: str) -> list[str]:
     return [stem(t) for t in tokenize(text)]
 
 
+@lru_cache(maxsize=32768)
+def _terms(text: str) -> Counter[str]:
+    # Cached: the same memories come back for many questions, and tokenising is the costly part of recall.
+    return Counter(stems(text))
+
+
 def _document(record: MemoryRecord) -> Counter[str]:
-    words = Counter(stems(record.text))
-    for term, count in Counter(stems(shown_text(record))).items():
+    words = _terms(record.text).copy()
+    for term, count in _terms(shown_text(record)).items():
         words[term] += (OWN_WORDS_WEIGHT - 1) * count
     return words
 
@@ -63,4 +70,4 @@ def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float
 
 def says_it_itself(record: MemoryRecord, question: str) -> bool:
     """Whether the memory's own words (not only its context) share a word with the question."""
-    return bool(set(stems(question)) & set(stems(shown_text(record))))
+    return not set(stems(question)).isdisjoint(_terms(shown_text(record)))

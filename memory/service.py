@@ -24,7 +24,7 @@ from memory.writer import MemoryWriter, Origin
 
 log = logging.getLogger(__name__)
 NOTE_IMPORTANCE = 0.9
-MIN_CANDIDATES = 100
+MIN_CANDIDATES = 300  # the pool the keyword scorer re-ranks; LoCoMo recall still grows up to here
 _SCROLL_PAGE = 500
 
 
@@ -48,7 +48,7 @@ class LongTermMemoryService:
     async def recall(self, query: RecallQuery) -> list[RecalledMemory]:
         if query.limit <= 0 or not query.text.strip():
             return []
-        candidates = max(MIN_CANDIDATES, query.limit * 10)
+        candidates = max(MIN_CANDIDATES, query.limit * 30)
         hits = await self._store.search(
             IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes, limit=candidates)
         )
