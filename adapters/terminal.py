@@ -81,7 +81,12 @@ class TerminalChat:
                 line = self._in.readline()
             except (OSError, ValueError):
                 line = ""
-            loop.call_soon_threadsafe(lambda: done.done() or done.set_result(line))
+
+            def deliver() -> None:
+                if not done.done():
+                    done.set_result(line)
+
+            loop.call_soon_threadsafe(deliver)
 
         threading.Thread(target=read, name="terminal-input", daemon=True).start()
         return await done

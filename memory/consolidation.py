@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
@@ -21,11 +21,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from bot.engine.model import ChatTurn
 from bot.engine.ports import CompletionRequest, LanguageModel
 from bot.errors import LLMUnavailable
-from memory.extraction.candidates import Candidate
+from memory.extraction.candidates import TOPIC, Candidate
 from memory.extraction.json_repair import parse_json_object
 from memory.extraction.lexicon import DIET, MEAT
 from memory.ports import MemoryIndex
-from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
+from memory.records import IndexQuery, MemoryKind, ScoredMemory
 from memory.sparse import tokenize
 
 log = logging.getLogger(__name__)
@@ -35,7 +35,6 @@ DUPLICATE = 0.9  # cosine at or above which a new fact says the same as an old o
 RELATED = 0.55  # cosine at or above which a change ("now", "anymore") replaces the old fact
 ASK_MODEL_FROM = 0.4  # below this, nothing is close enough to ask the model about
 NEIGHBOURS = 8
-TOPIC = "topic"
 
 SYSTEM = """You keep a person's long-term memory tidy. Existing memories are numbered. Decide what to do
 with the new memory and answer with ONE JSON object: {"action": "add" | "noop" | "supersede",
@@ -159,12 +158,4 @@ class Consolidator:
 
 
 def _with_text(candidate: Candidate, text: str) -> Candidate:
-    from dataclasses import replace
-
     return replace(candidate, text=re.sub(r"\s+", " ", text))
-
-
-def superseded_ids(plan: Plan, records: list[MemoryRecord]) -> tuple[str, ...]:
-    """The ids a plan replaces, limited to records actually found for that person."""
-    known = {r.memory_id for r in records}
-    return tuple(i for i in plan.replaces if i in known)

@@ -99,7 +99,12 @@ def episodic_record(exchange: Exchange, previous: str | None) -> MemoryRecord:
         user_key=message.user.key,
         kind=MemoryKind.EPISODIC,
         text=indexed_text(
-            message.text, message.sent_at, exchange.timezone, exchange.language, previous, exchange.reply.text
+            message.text,
+            message.sent_at,
+            exchange.timezone,
+            exchange.language,
+            previous,
+            "" if exchange.reply.fallback else exchange.reply.text,  # "sorry, I can't think" is no context
         ),
         language=exchange.language,
         created_at=message.sent_at,

@@ -6,6 +6,7 @@ from datetime import date
 
 from bot.engine.model import DatedEvent, MemoryItem
 from memory.episodes import shown_text
+from memory.extraction.candidates import PRECISION
 from memory.extraction.dated import describe_event
 from memory.records import MemoryKind, MemoryRecord
 
@@ -44,7 +45,7 @@ def dated_event(record: MemoryRecord) -> DatedEvent | None:
     """A current temporal memory with a calendar date, as the planner needs it; None for anything else."""
     if record.kind is not MemoryKind.TEMPORAL or not record.local_date:
         return None
-    if record.attributes.get("precision", "day") != "day":
+    if record.attributes.get(PRECISION, "day") != "day":
         return None  # "next month" is no day to write on
     try:
         on = date.fromisoformat(record.local_date)

@@ -10,11 +10,12 @@ caller's count and word budget.
 
 from __future__ import annotations
 
+import calendar
 import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from bot.engine.dates import FoundDate
 from bot.engine.model import RecalledMemory, RecallQuery
@@ -43,7 +44,6 @@ WHEN_QUESTION = re.compile(
     r"quand|quelle date|quel jour|quelle année|quel mois|depuis quand|il y a combien)\b",
     re.I,
 )
-_WINDOW_DAYS = {"day": 1, "week": 7, "month": 31, "year": 366}
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,18 +73,29 @@ def recency(record: MemoryRecord, at: datetime) -> float:
     return max(floor, 0.5 ** (age_days / half_life))
 
 
+def _period(found: FoundDate) -> tuple[date, date]:
+    """The days a date said in a question covers: a day (give or take one), a week, a month, a year."""
+    day = found.local_date
+    if found.precision == "week":
+        return day, day + timedelta(days=6)
+    if found.precision == "month":
+        return day.replace(day=1), day.replace(day=calendar.monthrange(day.year, day.month)[1])
+    if found.precision == "year":
+        return date(day.year, 1, 1), date(day.year, 12, 31)
+    return day - timedelta(days=1), day + timedelta(days=1)
+
+
 def _near(record: MemoryRecord, found: FoundDate) -> bool:
-    window = timedelta(days=_WINDOW_DAYS.get(found.precision, 1))
+    start, end = _period(found)
     if record.local_date:
         try:
-            day = datetime.fromisoformat(record.local_date).date()
+            if start <= date.fromisoformat(record.local_date) <= end:
+                return True
         except ValueError:
-            day = None
-        if day is not None and abs(day - found.local_date) <= window:
-            return True
+            pass
     if record.event_at is None or record.kind is not MemoryKind.EPISODIC:
         return False
-    return abs(record.event_at.date() - found.local_date) <= window
+    return start <= record.event_at.date() <= end
 
 
 def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_dates: list[FoundDate],

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from bot.engine.dates import resolve_dates
-from bot.engine.model import DatedEvent, Exchange, MemoryItem, MemoryPage, RecalledMemory, RecallQuery
+from bot.engine.model import DM_SCOPE, DatedEvent, Exchange, MemoryItem, MemoryPage, RecalledMemory, RecallQuery
 from bot.engine.ports import LanguageModel, OccasionPlanner
-from memory.episodes import SAID, RecentEpisodes, context_of, episodic_record, shown_text, with_next
+from memory.episodes import SAID, RecentEpisodes, context_of, episodic_record, with_next
 from memory.items import dated_event, memory_item
 from memory.recall import rank, select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
@@ -26,6 +28,10 @@ log = logging.getLogger(__name__)
 NOTE_IMPORTANCE = 0.9
 MIN_CANDIDATES = 300  # the pool the keyword scorer re-ranks; LoCoMo recall still grows up to here
 _SCROLL_PAGE = 500
+
+
+def _same_words(a: str, b: str) -> bool:
+    return a.lower().split() == b.lower().split()
 
 
 class LongTermMemoryService:
@@ -40,8 +46,8 @@ class LongTermMemoryService:
         self._store = store
         self._default_timezone = default_timezone
         self._planner = planner
-        self._writer = MemoryWriter(store, llm=llm, planner=planner)
         self._recent = RecentEpisodes()
+        self._writer = MemoryWriter(store, llm=llm, planner=planner, on_superseded=self._forget_recent)
 
     # ---- LongTermMemory ----
 
@@ -52,7 +58,7 @@ class LongTermMemoryService:
         hits = await self._store.search(
             IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes, limit=candidates)
         )
-        question_dates = [f for f in resolve_dates(query.text, query.at, query.timezone) if f.relative]
+        question_dates = resolve_dates(query.text, query.at, query.timezone)
         ranked = [r for r in rank(hits, query, question_dates) if r.record.is_current(query.at)]
         return select(ranked, query.limit, query.max_words)
 
@@ -86,17 +92,27 @@ class LongTermMemoryService:
         return [memory_item(r, full=True) for r in await self._all(user_key)]
 
     async def remember_note(self, user_key: str, text: str, at: datetime, language: str) -> str:
-        """A /remember note: kept as an important fact, and read for dates and facts like any message."""
+        """A /remember note: kept as an important fact, and read for dates and facts like any message.
+
+        Extraction runs first, so the note is weighed against older memories (and can supersede them)
+        rather than against itself; a fact that says exactly the note becomes the note."""
         platform = user_key.split(":", 1)[0]
         source = MemorySource(platform, f"{platform}:note", ())
-        note = MemoryRecord(
-            memory_id=str(uuid.uuid4()), user_key=user_key, kind=MemoryKind.SEMANTIC, text=text.strip(),
-            language=language, created_at=at, source=source, event_at=at, valid_from=at,
-            importance=NOTE_IMPORTANCE, label="note", attributes={SAID: text.strip(), "note": "true"},
-        )  # fmt: skip
+        note_id = str(uuid.uuid4())
+        origin = Origin(user_key, at, self._default_timezone, language, source, DM_SCOPE, note_id)
+        stored = await self._writer.extract_and_store(text, origin)
+        same = [r for r in stored if r.kind is MemoryKind.SEMANTIC and _same_words(r.text, text)]
+        attributes = {SAID: text.strip(), "note": "true"}
+        if same:
+            note = replace(same[0], importance=max(same[0].importance, NOTE_IMPORTANCE),
+                           attributes={**same[0].attributes, **attributes})  # fmt: skip
+        else:
+            note = MemoryRecord(
+                memory_id=note_id, user_key=user_key, kind=MemoryKind.SEMANTIC, text=text.strip(),
+                language=language, created_at=at, source=source, event_at=at, valid_from=at,
+                importance=NOTE_IMPORTANCE, label="note", attributes=attributes,
+            )  # fmt: skip
         await self._store.add([note])
-        origin = Origin(user_key, at, self._default_timezone, language, source, note.scope, note.memory_id)
-        await self._writer.extract_and_store(text, origin)
         return note.memory_id
 
     # ---- DatedEvents ----
@@ -121,12 +137,14 @@ class LongTermMemoryService:
             if len(page) < _SCROLL_PAGE:
                 return out
 
+    def _forget_recent(self, user_key: str, memory_ids: Sequence[str]) -> None:
+        # A superseded episode must never be re-added as current when the next message extends its context.
+        for memory_id in memory_ids:
+            self._recent.forget(user_key, memory_id)
+
     async def _replan(self, user_key: str) -> None:
         assert self._planner is not None
         try:
             await self._planner.plan_user(user_key)
         except Exception:
             log.exception("occasion planner failed after a dated memory was forgotten")
-
-
-__all__ = ["LongTermMemoryService", "shown_text"]

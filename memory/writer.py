@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from bot.engine.ports import LanguageModel, OccasionPlanner
 from memory.consolidation import Consolidator, Plan
-from memory.extraction.candidates import Candidate, unique
+from memory.extraction.candidates import EPISODE, PRECISION, TOPIC, Candidate, unique
 from memory.extraction.llm import LlmExtractor
 from memory.extraction.offline import extract_offline
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.store import MemoryStore
 
 log = logging.getLogger(__name__)
-TOPIC = "topic"
-EPISODE = "episode"  # attributes key: the memory of the message a fact was read from
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,7 +41,7 @@ def record_from(candidate: Candidate, origin: Origin, supersedes: tuple[str, ...
     if origin.episode_id:
         attributes[EPISODE] = origin.episode_id
     if candidate.precision:
-        attributes["precision"] = candidate.precision
+        attributes[PRECISION] = candidate.precision
     if candidate.sensitive:
         attributes["sensitive"] = "true"
     return MemoryRecord(
@@ -74,8 +73,10 @@ class MemoryWriter:
         *,
         llm: LanguageModel | None = None,
         planner: OccasionPlanner | None = None,
+        on_superseded: Callable[[str, Sequence[str]], None] | None = None,
     ) -> None:
         self._store = store
+        self._on_superseded = on_superseded
         self._extractor = LlmExtractor(llm) if llm is not None else None
         self._consolidator = Consolidator(store, llm)
         self._planner = planner
@@ -114,4 +115,6 @@ class MemoryWriter:
             replaced = await self._store.fetch(origin.user_key, plan.replaces)
             episodes = [e for r in replaced if (e := r.attributes.get(EPISODE)) and e != origin.episode_id]
             await self._store.supersede(origin.user_key, [*plan.replaces, *episodes], origin.at)
+            if self._on_superseded is not None:
+                self._on_superseded(origin.user_key, [*plan.replaces, *episodes])
         return record

@@ -72,6 +72,9 @@ _DAY_MONTH = re.compile(
 )
 _MONTH_DAY = re.compile(rf"\b(?P<m>{_MONTH})\.?\s+(?:the\s+)?(?P<d>\d{{1,2}}){_ORD}(?![\d:]){_YEAR}\b", re.I)
 _MONTH_YEAR = re.compile(rf"\b(?:(?:in|en|of|de|d')\s*)?(?P<m>{_MONTH})\.?,?\s+(?P<year>\d{{4}})\b", re.I)
+_MONTH_ONLY = re.compile(
+    rf"\b(?:in|en|during|pendant|since|depuis|au mois d[e'])\s*(?P<m>{_MONTH})\b(?!\.?,?\s*\d)", re.I
+)
 _IN_N = re.compile(rf"\b(?:in|dans|d'ici)\s+(?P<n>{_NUM})\s+(?P<u>{_UNIT})\b", re.I)
 _N_AGO = re.compile(
     rf"\b(?:(?P<n>{_NUM})\s+(?P<u>{_UNIT})\s+ago|il\s+y\s+a\s+(?P<n2>{_NUM})\s+(?P<u2>{_UNIT}))\b", re.I
@@ -279,6 +282,11 @@ def resolve_dates(text: str, at: datetime, timezone: str, language: str | None =
                 absolute(match, month, day_number, _year(match["year"]))
     for match in _MONTH_YEAR.finditer(text):
         add(match, date(int(match["year"]), MONTHS[match["m"].lower()], 1), "month", False, True)
+    for match in _MONTH_ONLY.finditer(text):
+        month = MONTHS[match["m"].lower()]
+        past = _sentence_is_past(text, match.start(), match.end())
+        year = today.year + (0 if (month <= today.month if past else month >= today.month) else (-1 if past else 1))
+        add(match, date(year, month, 1), "month", True, False)
     for match in _DAY_WORDS.finditer(text):
         add(match, today + timedelta(days=_DAY_WORD_OFFSET[match["w"].lower()]), "day", True, False)
     for match in _IN_N.finditer(text):

@@ -7,6 +7,11 @@ from datetime import datetime
 
 from memory.records import MemoryKind
 
+# Keys of MemoryRecord.attributes written from candidates.
+TOPIC = "topic"  # what a like/dislike is about, a name, a mood
+EPISODE = "episode"  # the memory of the message a fact was read from
+PRECISION = "precision"  # of a temporal memory's date: "day", "week", "month" or "year"
+
 
 @dataclass(frozen=True, slots=True)
 class Candidate:

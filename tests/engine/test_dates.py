@@ -112,3 +112,11 @@ def test_scores_and_habits_are_not_dates() -> None:
 def test_several_dates_in_order() -> None:
     found = _dates("Exam on 2/6/2026 and party the day after tomorrow", "fr")
     assert found == [date(2026, 6, 2), date(2026, 3, 16)]
+
+
+def test_a_month_alone_is_a_month() -> None:
+    (found,) = resolve_dates("When did Melanie go camping in June?", AT, "UTC", "en")
+    assert (found.local_date, found.precision) == (date(2025, 6, 1), "month")
+    (found,) = resolve_dates("je pars en août", AT, "UTC", "fr")
+    assert (found.local_date, found.precision) == (date(2026, 8, 1), "month")
+    assert _dates("I may go there") == []

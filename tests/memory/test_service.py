@@ -218,3 +218,14 @@ async def test_crafted_ids_are_not_memory_ids() -> None:
     service = LongTermMemoryService(FakeMemoryIndex())
     assert not await service.forget_memory(ALICE.key, str(uuid.uuid4()))
     assert not await service.forget_memory(ALICE.key, "'; DROP TABLE memories; --")
+
+
+async def test_a_superseded_message_stays_history_when_the_next_message_arrives() -> None:
+    index = FakeMemoryIndex()
+    service = LongTermMemoryService(index)
+    chat = Chat(service, ALICE)
+    await chat.say("I love steak")
+    await service.remember_note(ALICE.key, "I'm vegetarian now", chat.at + timedelta(seconds=30), "en")
+    await chat.say("anyway, how are you?")
+    assert all("steak" not in text for text in await chat.recall("steak"))
+    assert [r.valid_to is not None for r in index.records.values() if "steak" in r.text] == [True, True]
