@@ -85,7 +85,7 @@ async def open_embedder(settings: Settings) -> AsyncIterator[Embedder]:
         return
     if settings.embedding_base_url is None:
         raise ConfigError("SOUVENIR_EMBEDDING_BASE_URL: required when SOUVENIR_EMBEDDING_PROVIDER=openai-compatible")
-    from memory.embedding.openai_compatible import OpenAICompatibleEmbedder
+    from bot.llm.openai_embeddings import OpenAICompatibleEmbedder
 
     api_key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
     remote = await OpenAICompatibleEmbedder.open(
