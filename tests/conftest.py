@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
+from tests.fakes.fake_openai import FakeOpenAI
+
 
 @pytest.fixture(scope="session")
 def redis_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
@@ -72,3 +74,9 @@ def data_dir(tmp_path: Path) -> Path:
     path = tmp_path / "data"
     path.mkdir()
     return path
+
+
+@pytest.fixture
+async def fake_llm() -> AsyncIterator[FakeOpenAI]:
+    async with FakeOpenAI() as server:
+        yield server

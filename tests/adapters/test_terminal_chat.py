@@ -7,48 +7,12 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
-
 from tests.fakes.fake_openai import FakeOpenAI
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture
-async def fake_llm() -> AsyncIterator[FakeOpenAI]:
-    async with FakeOpenAI() as server:
-        yield server
-
-
-async def _chat(lines: list[str], env: dict[str, str], *args: str) -> tuple[int, str, str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", "chat", *args,
-        cwd=ROOT,
-        env={**clean, "PYTHONPATH": str(ROOT), **env},
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    stdout, stderr = await asyncio.wait_for(process.communicate("\n".join(lines).encode() + b"\n"), 120)
-    return process.returncode or 0, stdout.decode(), stderr.decode()
-
-
-def _env(data_dir: Path, llm_url: str, redis_url: str | None) -> dict[str, str]:
-    env = {
-        "SOUVENIR_DATA_DIR": str(data_dir),
-        "SOUVENIR_LLM_PROVIDER": "openai-compatible",
-        "SOUVENIR_LLM_BASE_URL": llm_url,
-        "SOUVENIR_LLM_MAX_RETRIES": "0",
-        "SOUVENIR_LLM_TIMEOUT_S": "5",
-        "SOUVENIR_LOG_LEVEL": "WARNING",
-    }
-    if redis_url:
-        env["SOUVENIR_REDIS_URL"] = redis_url
-    return env
+from tests.fakes.souvenir_process import ROOT
+from tests.fakes.souvenir_process import run_chat as _chat
+from tests.fakes.souvenir_process import souvenir_env as _env
 
 
 async def test_chat_replies_through_the_llm_and_remembers_within_the_session(

@@ -1,0 +1,44 @@
+"""`souvenir memories …` on the same stores the chat wrote to (real Redis, embedded Qdrant, USE)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.fakes.fake_openai import FakeOpenAI
+from tests.fakes.souvenir_process import run_chat, run_souvenir, souvenir_env
+
+
+async def test_list_search_export_and_forget_all(fake_llm: FakeOpenAI, redis_url: str, data_dir: Path) -> None:
+    env = souvenir_env(data_dir, fake_llm.base_url, redis_url)
+    said = ["I have a cat named Miso and I love Blue Note jazz", "/birthday 14 mars"]
+    code, _, err = await run_chat(said, env, "--user", "lea")
+    assert code == 0, err
+
+    code, listed, err = await run_souvenir(env, "memories", "list", "--user", "terminal:lea")
+    assert code == 0, err
+    assert "Miso" in listed
+
+    question = "what is the name of my cat?"
+    code, found, err = await run_souvenir(env, "memories", "search", "--user", "terminal:lea", question)
+    assert code == 0, err
+    assert "Miso" in found
+
+    code, exported, err = await run_souvenir(env, "memories", "export", "--user", "terminal:lea")
+    document = json.loads(exported)
+    assert document["profile"]["birthday"] == "--03-14"
+    assert any("Miso" in m["text"] for m in document["memories"])
+
+    code, _, err = await run_souvenir(env, "memories", "forget", "--all", "--user", "terminal:lea")
+    assert code == 0, err
+    code, exported, err = await run_souvenir(env, "memories", "export", "--user", "terminal:lea")
+    document = json.loads(exported)
+    assert document["memories"] == [] and document["recent_private_messages"] == []
+    assert document["profile"]["birthday"] is None
+
+
+async def test_a_malformed_user_key_gets_one_clear_line(fake_llm: FakeOpenAI, redis_url: str, data_dir: Path) -> None:
+    env = souvenir_env(data_dir, fake_llm.base_url, redis_url)
+    code, _, err = await run_souvenir(env, "memories", "list", "--user", "lea")
+    assert code == 2
+    assert "--user" in err and "telegram:12345" in err and "Traceback" not in err
