@@ -36,7 +36,12 @@ def load_persona(path: Path | None) -> Persona:
         parsed = _PersonaFile.model_validate(data)
     except (ValueError, yaml.YAMLError, ValidationError) as exc:
         first = exc.errors()[0] if isinstance(exc, ValidationError) else None
-        detail = f"field '{'.'.join(map(str, first['loc']))}': {first['msg']}" if first else "not valid YAML or JSON"
+        if first is None:
+            detail = "not valid YAML or JSON"
+        elif first["loc"]:
+            detail = f"field '{'.'.join(map(str, first['loc']))}': {first['msg']}"
+        else:
+            detail = "expected a mapping with name, personality, speaking_style and boundaries"
         raise ConfigError(f"SOUVENIR_PERSONA_FILE: {where} is not a persona file ({detail})") from None
     return Persona(
         name=parsed.name,

@@ -87,3 +87,15 @@ async def test_sigterm_stops_chat_cleanly_and_stops_the_embedded_redis(fake_llm:
         subprocess.run, ["pgrep", "-f", str(data_dir / "redis")], capture_output=True, text=True
     )
     assert leftovers.stdout.strip() == ""
+
+
+async def test_everything_survives_a_restart_on_embedded_defaults(fake_llm: FakeOpenAI, data_dir: Path) -> None:
+    env = _env(data_dir, fake_llm.base_url, None)
+    code, _, err = await _chat(["/timezone Tokyo", "I have a cat named Miso"], env, "--user", "lea")
+    assert code == 0, err
+
+    code, out, err = await _chat(["/export"], env, "--user", "lea")
+
+    assert code == 0, err
+    assert '"timezone": "Asia/Tokyo"' in out
+    assert "Miso" in out  # long-term memory (embedded Qdrant) and the window (embedded valkey, AOF) persisted
