@@ -101,6 +101,16 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
     async def checkins(interaction: discord.Interaction[Any], state: str) -> None:
         await _answer(interaction, lambda user, hint: service.set_checkins(user, state, hint))
 
+    @tree.command(name="groups", description=_("Whether what you tell me in private may come up in groups"))
+    @app_commands.rename(state=_("state"))
+    @app_commands.describe(state=_("On or off"))
+    @app_commands.choices(
+        state=[app_commands.Choice(name=_("on"), value="on"), app_commands.Choice(name=_("off"), value="off")]
+    )
+    @_everywhere
+    async def groups(interaction: discord.Interaction[Any], state: str) -> None:
+        await _answer(interaction, lambda user, hint: service.set_group_sharing(user, state, hint))
+
     @tree.command(name="export", description=_("A copy of everything I keep about you"))
     @_everywhere
     async def export(interaction: discord.Interaction[Any]) -> None:

@@ -79,6 +79,11 @@ class CommandHandlers:
             message, user, hint = asked
             await self._answer_result(message, await self._commands.set_checkins(user, _argument(message), hint))
 
+    async def groups(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer_result(message, await self._commands.set_group_sharing(user, _argument(message), hint))
+
     async def memories(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):
             message, user, hint = asked

@@ -10,7 +10,7 @@ from telegram.error import TelegramError
 log = logging.getLogger(__name__)
 
 # Commands that read or change a person's own data only work in private chats.
-PRIVATE_COMMANDS = ("memories", "forget", "remember", "birthday", "timezone", "checkins", "export")
+PRIVATE_COMMANDS = ("memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "export")
 GROUP_COMMANDS = ("start", "help", "privacy")
 
 _DESCRIPTIONS: dict[str, dict[str, str]] = {
@@ -23,6 +23,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "birthday": "Tell me your birthday",
         "timezone": "Set your time zone",
         "checkins": "Let me check in on you (on/off)",
+        "groups": "Private memories in group chats (on/off)",
         "export": "Get a copy of your data",
         "privacy": "What is stored and where",
     },
@@ -35,6 +36,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "birthday": "Me dire ton anniversaire",
         "timezone": "Régler ton fuseau horaire",
         "checkins": "Prendre de tes nouvelles (on/off)",
+        "groups": "Souvenirs privés dans les groupes (on/off)",
         "export": "Recevoir une copie de tes données",
         "privacy": "Ce qui est stocké et où",
     },
@@ -48,6 +50,7 @@ _MENU_ORDER = (
     "birthday",
     "timezone",
     "checkins",
+    "groups",
     "export",
     "privacy",
 )

@@ -153,6 +153,7 @@ def _register_handlers(
         "birthday": commands.birthday,
         "timezone": commands.timezone,
         "checkins": commands.checkins,
+        "groups": commands.groups,
         "export": commands.export,
     }
     for name in GROUP_COMMANDS:

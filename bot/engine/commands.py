@@ -123,6 +123,17 @@ class UserCommands:
         await self._planner.plan_user(user.key)
         return CommandResult(say("checkins_on" if enabled else "checkins_off", lang))
 
+    async def set_group_sharing(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        """Opt in (or back out) of private memories surfacing in group chats."""
+        lang = await self.language_of(user, hint)
+        word = text.strip().lower()
+        if word not in _ON | _OFF:
+            return CommandResult(say("usage_groups", lang), ok=False)
+        shared = word in _ON
+        profile = await self._profiles.load_profile(user.key)
+        await self._profiles.save_profile(replace(profile, share_dm_memories_in_groups=shared))
+        return CommandResult(say("groups_on" if shared else "groups_off", lang))
+
     async def memories_page(self, user: UserRef, offset: int = 0, limit: int = 5) -> MemoryPage:
         return await self._memories.list_memories(user.key, max(0, offset), max(1, min(limit, 50)))
 

@@ -37,6 +37,7 @@ _TEXTS: dict[str, dict[str, str]] = {
             "/birthday <date> — tell me your birthday\n"
             "/timezone <zone or city> — your time zone, e.g. Europe/Paris\n"
             "/checkins on|off — let me check in when we haven't talked for a while\n"
+            "/groups on|off — whether what you tell me in private may come up in group chats (off by default)\n"
             "/export — a copy of everything I keep about you\n"
             "/privacy — what is stored, where, and how to erase it"
         ),
@@ -48,6 +49,7 @@ _TEXTS: dict[str, dict[str, str]] = {
             "/birthday <date> — me dire ton anniversaire\n"
             "/timezone <fuseau ou ville> — ton fuseau horaire, ex. Europe/Paris\n"
             "/checkins on|off — me laisser prendre de tes nouvelles quand on ne s'est pas parlé depuis un moment\n"
+            "/groups on|off — si ce que tu me dis en privé peut ressortir dans les groupes (non par défaut)\n"
             "/export — une copie de tout ce que je garde sur toi\n"
             "/privacy — ce qui est stocké, où, et comment l'effacer"
         ),
@@ -84,6 +86,19 @@ _TEXTS: dict[str, dict[str, str]] = {
     "usage_checkins": {
         "en": "Usage: /checkins on or /checkins off",
         "fr": "Usage : /checkins on ou /checkins off",
+    },
+    "usage_groups": {
+        "en": "Usage: /groups on or /groups off",
+        "fr": "Usage : /groups on ou /groups off",
+    },
+    "groups_on": {
+        "en": "Okay: in group chats I may now draw on what you've told me in private. /groups off to undo.",
+        "fr": "D'accord : dans les groupes, je peux maintenant m'appuyer sur ce que tu m'as dit en privé. "
+        "/groups off pour annuler.",
+    },
+    "groups_off": {
+        "en": "What you tell me in private stays out of group chats.",
+        "fr": "Ce que tu me dis en privé reste hors des groupes.",
     },
     "usage_forget": {
         "en": "Usage: /forget <memory id> or /forget all",

@@ -170,3 +170,13 @@ async def test_start_text_names_the_person_and_says_it_is_an_ai(setup: Setup) ->
     text = await setup.commands.start_text(LEA)
     assert text.startswith("Hi Léa!") and "AI companion" in text and "/forget" in text
     assert "IA" in await setup.commands.start_text(TOM, hint="fr")
+
+
+async def test_sharing_private_memories_in_groups_is_opt_in(setup: Setup) -> None:
+    assert not (await setup.profiles.load_profile(LEA.key)).share_dm_memories_in_groups
+    assert (await setup.commands.set_group_sharing(LEA, "on")).ok
+    assert (await setup.profiles.load_profile(LEA.key)).share_dm_memories_in_groups
+    refused = await setup.commands.set_group_sharing(LEA, "sometimes")
+    assert not refused.ok and "/groups on" in refused.text
+    await setup.commands.set_group_sharing(LEA, "off")
+    assert not (await setup.profiles.load_profile(LEA.key)).share_dm_memories_in_groups

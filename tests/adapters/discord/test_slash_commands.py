@@ -12,7 +12,9 @@ from tests.fakes import fake_discord_payloads as p
 from tests.fakes.fake_discord_rest import Sent
 
 LOADING = 128
-ALL_COMMANDS = {"memories", "forget", "remember", "birthday", "timezone", "checkins", "export", "privacy", "help"}
+ALL_COMMANDS = {
+    "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "export", "privacy", "help"
+}
 
 
 async def run(bot: Bot, author: dict[str, Any], name: str, locale: str = "en-US", **options: str) -> Sent:

@@ -28,6 +28,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "birthday",
         "timezone",
         "checkins",
+        "groups",
         "export",
         "privacy",
     }
@@ -65,16 +66,19 @@ async def test_settings_commands_change_the_profile_and_bad_arguments_get_usage(
     await telegram.push_command(12, "checkins", "on")
     await telegram.push_command(12, "birthday", language_code="fr")
     await telegram.push_command(12, "checkins", "maybe", language_code="fr")
-    replies = [m["text"] for m in await souvenir.reply_in(12, 5)]
+    await telegram.push_command(12, "groups", "on")
+    replies = [m["text"] for m in await souvenir.reply_in(12, 6)]
     assert replies[0].startswith("Your time zone is now Europe/Paris")
     assert replies[1] == "Noted: your birthday is March 14. 🎂"
     assert replies[2].startswith("Check-ins are on")
     assert replies[3] == "Usage : /birthday <date>, ex. /birthday 14 mars"
     assert replies[4] == "Usage : /checkins on ou /checkins off"
+    assert replies[5].startswith("Okay: in group chats I may now draw on")
     profile = await souvenir.profiles.load_profile("telegram:12")
     assert profile.timezone == "Europe/Paris"
     assert profile.birthday is not None and (profile.birthday.month, profile.birthday.day) == (3, 14)
     assert profile.checkins is True
+    assert profile.share_dm_memories_in_groups is True
 
 
 async def test_remember_keeps_a_note_and_export_sends_it_back_as_a_json_document(souvenir: Souvenir) -> None:
