@@ -122,6 +122,8 @@ class TerminalChat:
             self._print((await commands.set_timezone(user, argument)).text)
         elif name == "checkins":
             self._print((await commands.set_checkins(user, argument)).text)
+        elif name == "groups":
+            self._print((await commands.set_group_sharing(user, argument)).text)
         elif name == "memories":
             offset = (int(argument) - 1) * 10 if argument.isdigit() and int(argument) > 0 else 0
             page = await commands.memories_page(user, offset, 10)

@@ -18,7 +18,9 @@ FRENCH: dict[str, str] = {
     "Tell me your birthday": "Me dire ton anniversaire",
     "Set your time zone": "Choisir ton fuseau horaire",
     "Let me check in when we haven't talked for a while": "Me laisser prendre de tes nouvelles de temps en temps",
-    "Whether what you tell me in private may come up in groups": "Si ce que tu me dis en privé peut ressortir dans les groupes",
+    "Whether what you tell me in private may come up in groups": (
+        "Si ce que tu me dis en privé peut ressortir dans les groupes"
+    ),
     "A copy of everything I keep about you": "Une copie de tout ce que je garde sur toi",
     "What is stored, where, and how to erase it": "Ce qui est stocké, où, et comment l'effacer",
     "What I can do": "Ce que je sais faire",
