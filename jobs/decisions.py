@@ -1,7 +1,8 @@
 """What to do with one due item right now: send an occurrence, move it, or drop it.
 
-Reads the person's current profile and dated events (so edits, zone changes and forgotten memories are
-always taken into account) but writes nothing: the sweep applies the decisions of a batch together.
+Works from the person's current profile (the sweep reads a batch's profiles together, just before deciding)
+and dated events, so edits, zone changes and forgotten memories are always taken into account; writes
+nothing: the sweep applies the decisions of a batch together.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 from bot.config import Settings
 from bot.engine.model import DatedEvent, UserProfile
-from bot.engine.ports import DatedEvents, ProfileStore
+from bot.engine.ports import DatedEvents
 from jobs import members
 from jobs import occasions as oc
 from jobs import schedule as sc
@@ -56,16 +57,13 @@ Decision = Move | ForgetEvent | DropUser | Send
 
 
 class Decider:
-    def __init__(
-        self, settings: Settings, *, due: DueStore, profiles: ProfileStore, dated_events: DatedEvents
-    ) -> None:
+    def __init__(self, settings: Settings, *, due: DueStore, dated_events: DatedEvents) -> None:
         self._settings = settings
         self._due = due
-        self._profiles = profiles
         self._dated_events = dated_events
 
-    async def decide(self, member: Member, now: datetime) -> Decision:
-        profile = await self._profiles.load_profile(member.user_key)
+    async def decide(self, member: Member, profile: UserProfile, now: datetime) -> Decision:
+        """`profile`: the person's, read for this sweep."""
         if not profile.reachable:
             return DropUser(member.user_key)
         zone = oc.zone_named(profile.timezone, self._settings.default_timezone)

@@ -15,12 +15,16 @@ Keys:
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import IntEnum
+from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.client import Pipeline
+from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
 
 from jobs.members import BIRTHDAY, CHECKIN, Member
 
@@ -143,6 +147,10 @@ def _epoch(at: datetime) -> int:
     return int(at.timestamp())
 
 
+def _call(pipe: Pipeline, script: AsyncScript, key: str, args: Sequence[str | int]) -> None:
+    pipe.evalsha(script.sha, 1, key, *args)
+
+
 class DueStore:
     def __init__(
         self,
@@ -237,12 +245,12 @@ class DueStore:
         """Claim each occurrence (in order, one round trip); see `Claim` for the answers."""
         if not requests:
             return []
-        async with self._redis.pipeline(transaction=False) as pipe:
+
+        def fill(pipe: Pipeline) -> None:
             for request in requests:
-                state = _STATE + request.member.user_key
-                await self._claim(keys=[state], args=self._claim_args(request, now), client=pipe)
-            codes = await pipe.execute()
-        return [Claim(int(code)) for code in codes]
+                _call(pipe, self._claim, _STATE + request.member.user_key, self._claim_args(request, now))
+
+        return [Claim(int(code)) for code in await self._run_scripts(fill)]
 
     def _claim_args(self, request: ClaimRequest, now: datetime) -> list[str | int]:
         return [
@@ -261,11 +269,13 @@ class DueStore:
         """Turn our claims into "sending" (one round trip); False where a recovering sweep took one over."""
         if not requests:
             return []
-        async with self._redis.pipeline(transaction=False) as pipe:
+
+        def fill(pipe: Pipeline) -> None:
             for request in requests:
                 state = _STATE + request.member.user_key
-                await self._begin_send(keys=[state], args=[request.field, request.token, _epoch(now)], client=pipe)
-            return [bool(ok) for ok in await pipe.execute()]
+                _call(pipe, self._begin_send, state, [request.field, request.token, _epoch(now)])
+
+        return [bool(ok) for ok in await self._run_scripts(fill)]
 
     async def apply(
         self,
@@ -279,14 +289,13 @@ class DueStore:
         given back (nothing was sent; `True` also gives back the daily-cap count), items moved or unscheduled."""
         if not (moves or sent or released or forgotten_events):
             return
-        async with self._redis.pipeline(transaction=False) as pipe:
+
+        def fill(pipe: Pipeline) -> None:
             for request, at in sent:
-                state = _STATE + request.member.user_key
-                await self._finish(keys=[state], args=[request.field, _epoch(at)], client=pipe)
+                _call(pipe, self._finish, _STATE + request.member.user_key, [request.field, _epoch(at)])
             for request, uncount in released:
-                state = _STATE + request.member.user_key
                 args = [request.field, request.token, request.today, "1" if uncount else "0"]
-                await self._release(keys=[state], args=args, client=pipe)
+                _call(pipe, self._release, _STATE + request.member.user_key, args)
             if scheduled := {m.name: _epoch(at) for m, at in moves.items() if at is not None}:
                 pipe.zadd(DUE_KEY, scheduled)
             if gone := [m.name for m, at in moves.items() if at is None] + [m.name for m in forgotten_events]:
@@ -294,7 +303,26 @@ class DueStore:
             for member in forgotten_events:
                 if member.memory_id is not None:
                     pipe.srem(_EVENTS + member.user_key, member.memory_id)
-            await pipe.execute()
+
+        await self._run_scripts(fill)
+
+    async def _run_scripts(self, fill: Callable[[Pipeline], None]) -> list[Any]:
+        """One pipeline calling our scripts by SHA, without the SCRIPT EXISTS round trip redis-py adds before
+        each pipeline. A restarted Redis has forgotten them: every call then answers NOSCRIPT and runs nowhere,
+        so they are loaded and the pipeline runs again (its plain commands are idempotent writes). Were the
+        scripts flushed in the middle of a pipeline, a second claim or "sending" would find our own first one
+        and answer busy or taken over: a message delayed or lost, never sent twice."""
+        try:
+            return await self._pipeline(fill)
+        except NoScriptError:
+            for script in (self._claim, self._begin_send, self._release, self._finish):
+                await self._redis.script_load(script.script)
+            return await self._pipeline(fill)
+
+    async def _pipeline(self, fill: Callable[[Pipeline], None]) -> list[Any]:
+        async with self._redis.pipeline(transaction=False) as pipe:
+            fill(pipe)
+            return list(await pipe.execute())
 
     async def was_claimed(self, member: Member, on: str) -> bool:
         return bool(await self._redis.hexists(_STATE + member.user_key, member.occurrence_field(on)))

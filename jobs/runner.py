@@ -12,18 +12,11 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.config import Settings
-from bot.engine.ports import (
-    Clock,
-    ConversationWindow,
-    DatedEvents,
-    LanguageModel,
-    LongTermMemory,
-    Messenger,
-    ProfileStore,
-)
+from bot.engine.ports import Clock, DatedEvents, LanguageModel, LongTermMemory, Messenger
 from jobs.compose import Composer
 from jobs.due_store import RedisClient
 from jobs.planner import Planner
+from jobs.ports import SweepProfiles, WindowAppends
 from jobs.sweep import Sweeper
 
 log = logging.getLogger(__name__)
@@ -70,8 +63,8 @@ async def open_proactive_jobs(
     settings: Settings,
     *,
     redis: RedisClient,
-    profiles: ProfileStore,
-    window: ConversationWindow,
+    profiles: SweepProfiles,
+    window: WindowAppends,
     dated_events: DatedEvents,
     memory: LongTermMemory | None,
     llm: LanguageModel | None,

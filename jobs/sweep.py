@@ -1,10 +1,11 @@
 """One sweep: send every unprompted message that is due, each exactly once, then reschedule its item.
 
 Plain async code with an injected clock; `jobs.runner` runs `tick` every minute. A sweep takes due items in
-batches (leased, so concurrent sweeps never share one) and decides each from the current profile; then, a
-chunk of `concurrency` items at a time, claims their occurrences (one round trip), composes, turns the claims
-into "sending" (only a claim's holder can; one round trip), sends, and writes the outcome (sent, given back,
-moved to the next occurrence; one round trip).
+batches (leased, so concurrent sweeps never share one), reads the batch's profiles (one round trip) and decides
+each item from its person's current profile; then, a chunk of `concurrency` items at a time, claims their
+occurrences (one round trip), composes, turns the claims into "sending" (only a claim's holder can; one round
+trip), sends, writes the outcome (sent, given back, moved to the next occurrence; one round trip), and adds
+the messages to the conversation windows and the disclosure marks to the profiles (one round trip each).
 
 A sweep that dies before "sending" is recovered after the lease (its claims are taken over). One that dies
 while a chunk is being sent leaves those occurrences "sending", never retried: a rare lost message (at most one
@@ -22,13 +23,14 @@ from enum import Enum
 from typing import TypeVar
 
 from bot.config import Settings
-from bot.engine.model import ChatTurn, UserRef, dm_conversation_id
-from bot.engine.ports import Clock, ConversationWindow, DatedEvents, Messenger, ProfileStore
+from bot.engine.model import ChatTurn, UserProfile, UserRef, dm_conversation_id
+from bot.engine.ports import Clock, DatedEvents, Messenger
 from bot.errors import UserUnreachable
 from jobs.compose import Composer, disclosure_due, disclosure_text
-from jobs.decisions import Decider, DropUser, ForgetEvent, Move, Send
+from jobs.decisions import Decider, Decision, DropUser, ForgetEvent, Move, Send
 from jobs.due_store import Claim, ClaimRequest, DueStore
 from jobs.members import Member
+from jobs.ports import SweepProfiles, WindowAppends
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +66,8 @@ class Sweeper:
         settings: Settings,
         *,
         due: DueStore,
-        profiles: ProfileStore,
-        window: ConversationWindow,
+        profiles: SweepProfiles,
+        window: WindowAppends,
         dated_events: DatedEvents,
         composer: Composer,
         messengers: Mapping[str, Messenger],
@@ -78,7 +80,7 @@ class Sweeper:
         self._due = due
         self._profiles = profiles
         self._window = window
-        self._decider = Decider(settings, due=due, profiles=profiles, dated_events=dated_events)
+        self._decider = Decider(settings, due=due, dated_events=dated_events)
         self._composer = composer
         self._messengers = dict(messengers)
         self._clock = clock
@@ -105,8 +107,9 @@ class Sweeper:
         return SweepReport(taken, sent)
 
     async def _sweep_batch(self, batch: list[Member]) -> int:
+        profiles = await self._load_profiles(batch)
         now = self._clock.now()
-        decisions = await asyncio.gather(*(self._guarded(m, self._decider.decide(m, now)) for m in batch))
+        decisions = await asyncio.gather(*(self._guarded(m, self._decide(m, profiles, now)) for m in batch))
         moves: dict[Member, datetime | None] = {}
         forgotten: list[Member] = []
         sends: list[Send] = []
@@ -131,6 +134,19 @@ class Sweeper:
             sent += await self._sweep_chunk(sends[first : first + self._chunk])
         return sent
 
+    async def _load_profiles(self, batch: list[Member]) -> dict[str, UserProfile]:
+        user_keys = list(dict.fromkeys(m.user_key for m in batch))
+        try:
+            return dict(zip(user_keys, await self._profiles.load_profiles(user_keys), strict=True))
+        except Exception:
+            # One unreadable profile must not hold back everyone else's: read them one by one instead.
+            log.warning("could not read %d profiles at once; reading them one by one", len(user_keys), exc_info=True)
+            return {}
+
+    async def _decide(self, member: Member, profiles: dict[str, UserProfile], now: datetime) -> Decision:
+        profile = profiles.get(member.user_key) or await self._profiles.load_profile(member.user_key)
+        return await self._decider.decide(member, profile, now)
+
     async def _sweep_chunk(self, sends: list[Send]) -> int:
         moves: dict[Member, datetime | None] = {}
         results = await self._claim_and_send(sends, moves)
@@ -152,7 +168,7 @@ class Sweeper:
             if result is not None and result.outcome is Outcome.UNREACHABLE:
                 await self._guarded(result.send.request.member, self._mark_unreachable(result.send.profile.user_key))
         done = [r for r in results if r is not None and r.outcome is Outcome.SENT]
-        await asyncio.gather(*(self._guarded(r.send.request.member, self._remember(r)) for r in done))
+        await self._remember(done)
         return len(done)
 
     async def _claim_and_send(self, sends: list[Send], moves: dict[Member, datetime | None]) -> list[_Result | None]:
@@ -221,21 +237,34 @@ class Sweeper:
             return _Result(send, Outcome.FAILED, counted)
         return _Result(send, Outcome.SENT, counted, text, disclose, self._clock.now())
 
-    async def _remember(self, result: _Result) -> None:
-        """The reply has context, and the disclosure is not repeated too soon. Best effort: it was sent."""
-        user_key, at = result.send.profile.user_key, result.at or self._clock.now()
-        platform, user_id = user_key.split(":", 1)
-        try:
+    async def _remember(self, done: list[_Result]) -> None:
+        """Replies have context, and the disclosure is not repeated too soon. Best effort: these were sent."""
+        turns: dict[str, list[ChatTurn]] = {}
+        disclosed: dict[str, datetime] = {}
+        for result in done:
+            user_key, at = result.send.profile.user_key, result.at or self._clock.now()
+            platform, _, user_id = user_key.partition(":")
             conversation = dm_conversation_id(UserRef(platform, user_id))
-            await self._window.append_turns(conversation, [ChatTurn("assistant", result.text, at)])
+            turns.setdefault(conversation, []).append(ChatTurn("assistant", result.text, at))
+            if result.disclosed:
+                disclosed[user_key] = max(at, disclosed.get(user_key, at))
+        await asyncio.gather(self._add_to_windows(turns), self._mark_disclosed(disclosed))
+
+    async def _add_to_windows(self, turns: dict[str, list[ChatTurn]]) -> None:
+        if not turns:
+            return
+        try:
+            await self._window.append_turns_to_many(turns)
         except Exception:
-            log.exception("could not add the unprompted message to %s's conversation window", user_key)
-        if result.disclosed:
-            try:  # reloaded: the person may have changed a setting since the sweep read it
-                profile = await self._profiles.load_profile(user_key)
-                await self._profiles.save_profile(replace(profile, last_disclosed_at=at))
-            except Exception:
-                log.exception("could not record the AI disclosure sent to %s", user_key)
+            log.exception("could not add %d unprompted message(s) to conversation windows", len(turns))
+
+    async def _mark_disclosed(self, disclosed: dict[str, datetime]) -> None:
+        if not disclosed:
+            return
+        try:  # one field each: a setting the person changed since the sweep read the profile stays as it is
+            await self._profiles.mark_disclosed(disclosed)
+        except Exception:
+            log.exception("could not record the AI disclosure sent to %d person(s)", len(disclosed))
 
     async def _mark_unreachable(self, user_key: str) -> None:
         log.info("%s blocked the bot; unscheduling their unprompted messages", user_key)

@@ -55,6 +55,22 @@ class RedisConversationWindow:
                 pipe.expire(_conversations_key(author), self._ttl_s)
             await pipe.execute()
 
+    async def append_turns_to_many(self, turns_by_conversation: Mapping[str, Sequence[ChatTurn]]) -> None:
+        """`append_turns` for several conversations in one round trip (the scheduler's unprompted messages)."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            for conversation_id, turns in turns_by_conversation.items():
+                if not turns:
+                    continue
+                key = _window_key(conversation_id)
+                pipe.rpush(key, *[_turn_to_json(t) for t in turns])
+                pipe.ltrim(key, -self._max_turns, -1)
+                pipe.expire(key, self._ttl_s)
+                for author in {t.author_key for t in turns if t.author_key}:
+                    pipe.sadd(_conversations_key(author), conversation_id)
+                    pipe.expire(_conversations_key(author), self._ttl_s)
+            if len(pipe):
+                await pipe.execute()
+
     async def forget_user(self, user_key: str) -> None:
         """Drop the person's turns from every window they wrote in; private windows go whole."""
         conversations = set(await self._redis.smembers(_conversations_key(user_key)))
@@ -107,6 +123,29 @@ class RedisProfiles:
                 pipe.hdel(key, *absent)
             if present:
                 pipe.hset(key, mapping=cast("Mapping[Any, Any]", present))
+            await pipe.execute()
+
+    async def load_profiles(self, user_keys: Sequence[str]) -> list[UserProfile]:
+        """`load_profile` for several people in one round trip, in order."""
+        if not user_keys:
+            return []
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for user_key in user_keys:
+                pipe.hgetall(_profile_key(user_key))
+            found = await pipe.execute()
+        return [
+            _profile_from_fields(user_key, {_text(k): _text(v) for k, v in raw.items()})
+            for user_key, raw in zip(user_keys, found, strict=True)
+        ]
+
+    async def mark_disclosed(self, disclosed_at: Mapping[str, datetime]) -> None:
+        """Set `last_disclosed_at` of each person (one field each, one round trip): a setting changed meanwhile
+        is never overwritten with a stale copy."""
+        if not disclosed_at:
+            return
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for user_key, at in disclosed_at.items():
+                pipe.hset(_profile_key(user_key), "last_disclosed_at", at.isoformat())
             await pipe.execute()
 
     async def forget_user(self, user_key: str) -> None:

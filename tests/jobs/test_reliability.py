@@ -154,3 +154,49 @@ async def test_an_unknown_scheduled_item_does_not_block_the_sweep(make_world: Wo
 
     assert len(sent) == 1
     assert await world.score("not-an-item") is None
+
+
+async def test_one_unreadable_profile_does_not_hold_back_anyone_elses_wish(make_world: WorldFactory) -> None:
+    world = await make_world()
+    world.clock.current = datetime(2026, 3, 13, 12, tzinfo=UTC)
+    for user_key in ("telegram:7", "telegram:42"):
+        await world.add_user(user_key, birthday=MonthDay(3, 14), timezone="Europe/Paris")
+    await world.redis.hset("souvenir:profile:telegram:7", "birthday", "not a date")  # damaged by hand, say
+    world.clock.current = BIRTHDAY_MORNING
+
+    sent = await world.run_until(BIRTHDAY_MORNING + timedelta(minutes=5))
+
+    assert [d.user_key for d in sent] == ["telegram:42"]
+
+
+async def test_a_setting_changed_while_the_wish_is_written_survives_the_disclosure_mark(
+    make_world: WorldFactory,
+) -> None:
+    world = await _birthday_user(make_world)
+    slow = ScriptedLLM(answer="Happy birthday!", gate=asyncio.Event())
+    assert slow.gate is not None
+    tick = asyncio.create_task(world.sweeper(llm=slow).tick())
+    await asyncio.wait_for(slow.called.wait(), 5)
+    profile = await world.profiles.load_profile("telegram:42")
+    await world.profiles.save_profile(replace(profile, language="fr", checkins=True))  # /settings meanwhile
+
+    slow.gate.set()
+    await tick
+
+    assert [d.text.startswith("(Just so you know: I'm an AI") for d in world.messenger.deliveries] == [True]
+    after = await world.profiles.load_profile("telegram:42")
+    assert (after.language, after.checkins, after.last_disclosed_at) == ("fr", True, BIRTHDAY_MORNING)
+
+
+async def test_a_redis_restart_that_forgot_the_scripts_still_sends_each_wish_once(make_world: WorldFactory) -> None:
+    world = await _birthday_user(make_world)
+    await world.sweeper().tick()  # scripts known to this Redis
+    await world.redis.script_flush()  # what a restart without persistence of scripts does
+    world.clock.current = datetime(2026, 3, 13, 12, tzinfo=UTC)
+    await world.add_user("telegram:7", birthday=MonthDay(3, 14), timezone="Europe/Paris")
+    world.clock.current = BIRTHDAY_MORNING
+
+    sent = await world.run_until(datetime(2026, 3, 14, 12, tzinfo=UTC))
+
+    assert sorted(d.user_key for d in world.messenger.deliveries) == ["telegram:42", "telegram:7"]
+    assert [d.user_key for d in sent] == ["telegram:7"]

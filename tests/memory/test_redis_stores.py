@@ -67,3 +67,44 @@ async def test_forgetting_a_person_erases_a_private_window_of_unprompted_message
     await window.forget_user("telegram:5")
 
     assert await window.recent_turns("telegram:dm:5") == []
+
+
+async def test_several_profiles_load_in_order_with_defaults_for_unknown_people(redis_client: aioredis.Redis) -> None:
+    profiles = RedisProfiles(redis_client)
+    ana = UserProfile("telegram:1", display_name="Ana", birthday=MonthDay(3, 14), last_seen_at=AT)
+    zoe = UserProfile("discord:2", timezone="Europe/Paris", checkins=True)
+    await profiles.save_profile(ana)
+    await profiles.save_profile(zoe)
+
+    loaded = await profiles.load_profiles(["discord:2", "telegram:9", "telegram:1"])
+
+    assert loaded == [zoe, UserProfile("telegram:9"), ana]
+    assert await profiles.load_profiles([]) == []
+
+
+async def test_marking_a_disclosure_keeps_every_other_setting(redis_client: aioredis.Redis) -> None:
+    profiles = RedisProfiles(redis_client)
+    await profiles.save_profile(UserProfile("telegram:1", language="fr", birthday_wishes=False))
+    await profiles.save_profile(UserProfile("telegram:2", timezone="Asia/Tokyo", last_disclosed_at=AT))
+
+    await profiles.mark_disclosed({"telegram:1": AT, "telegram:2": AT + timedelta(days=2)})
+
+    assert await profiles.load_profiles(["telegram:1", "telegram:2"]) == [
+        UserProfile("telegram:1", language="fr", birthday_wishes=False, last_disclosed_at=AT),
+        UserProfile("telegram:2", timezone="Asia/Tokyo", last_disclosed_at=AT + timedelta(days=2)),
+    ]
+
+
+async def test_turns_appended_to_several_windows_at_once_are_trimmed_and_expire(redis_client: aioredis.Redis) -> None:
+    window = RedisConversationWindow(redis_client, max_turns=2, ttl=timedelta(minutes=5))
+    old = [ChatTurn("user", f"old{n}", AT, "telegram:1", "Ana") for n in range(2)]
+    await window.append_turns("telegram:dm:1", old)
+    wish = ChatTurn("assistant", "Happy birthday!", AT + timedelta(hours=1))
+    note = ChatTurn("assistant", "Good luck tomorrow!", AT + timedelta(hours=1))
+
+    await window.append_turns_to_many({"telegram:dm:1": [wish], "telegram:dm:2": [note], "telegram:dm:3": []})
+
+    assert await window.recent_turns("telegram:dm:1") == [old[1], wish]
+    assert await window.recent_turns("telegram:dm:2") == [note]
+    assert await redis_client.exists("souvenir:window:telegram:dm:3") == 0
+    assert 0 < await redis_client.ttl("souvenir:window:telegram:dm:2") <= 300
