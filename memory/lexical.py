@@ -10,14 +10,21 @@ the pool itself, which is enough to tell rare words from common ones among relat
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
 from memory.episodes import shown_text
 from memory.records import MemoryRecord
-from memory.sparse import tokenize
+from memory.sparse import STOPWORDS, tokenize
 
+_CAPITALISED = re.compile(r"\b[^\W\d_][\w'’-]*", re.UNICODE)
+# Capitalised question words are no names ("What", "Quand"): the stopwords and these.
+_NOT_NAMES = frozenset(
+    "what when where who whom whose why how which would could can will has have does did do is was were are "
+    "quand quel quelle quels quelles comment pourquoi combien est qui que quoi ou où est-ce".split()
+)
 K1 = 0.9
 B = 0.4
 OWN_WORDS_WEIGHT = 3  # a word in what was said counts three times a word in its context
@@ -71,3 +78,19 @@ def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float
 def says_it_itself(record: MemoryRecord, question: str) -> bool:
     """Whether the memory's own words (not only its context) share a word with the question."""
     return not set(stems(question)).isdisjoint(_terms(shown_text(record)))
+
+
+def asked_names(question: str) -> frozenset[str]:
+    """The stems of the capitalised words of a question that are no question words: the names it asks
+    about ("What did Caroline paint in Paris?" → caroline, paris)."""
+    names: set[str] = set()
+    for word in _CAPITALISED.findall(question):
+        if not word[0].isupper() or word.casefold() in _NOT_NAMES or word.casefold() in STOPWORDS:
+            continue
+        names.update(stem(t) for t in tokenize(word))
+    return frozenset(names)
+
+
+def says_any(record: MemoryRecord, names: frozenset[str]) -> bool:
+    """Whether the memory's own words say one of `names`."""
+    return not names.isdisjoint(_terms(shown_text(record)))

@@ -1,11 +1,13 @@
 """Ranking what to bring back: relevance first, then recency, importance and time.
 
-Candidates come from the index's hybrid search (dense + sparse); `memory.lexical` weighs each one's own
-words against the question, and the hybrid rank adds the meaning-level match. Core
-facts (semantic, temporal) do not fade; episodes and moods fade slowly down to a floor. Questions about
-when things happen favour dated memories, and a relative date in the question ("last week", "jeudi")
-favours memories from around that day. Near-identical texts are shown once, and the result is cut to the
-caller's count and word budget.
+Candidates come from two searches of the index: hybrid (dense + sparse fused by rank, which finds the
+keyword matches) and dense alone (whose cosine similarity says how close in meaning each one is).
+`memory.lexical` weighs each candidate's own words against the question; the meaning-level match adds its
+similarity and a share for its rank; a name the question asks about ("What did Caroline paint?") favours
+memories that say that name themselves. Core facts (semantic, temporal) do not fade; episodes and moods
+fade slowly down to a floor. Questions about when things happen favour dated memories, and a relative date
+in the question ("last week", "jeudi") favours memories from around that day. Near-identical texts are
+shown once, and the result is cut to the caller's count and word budget.
 """
 
 from __future__ import annotations
@@ -20,14 +22,16 @@ from datetime import date, datetime, timedelta
 from bot.engine.dates import FoundDate
 from bot.engine.model import RecalledMemory, RecallQuery
 from memory.episodes import shown_text
-from memory.lexical import keyword_scores, says_it_itself
+from memory.lexical import asked_names, keyword_scores, says_any, says_it_itself
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
 
-# relevance = keyword score (0..1) + HYBRID_WEIGHT / (1 + hybrid rank / RANK_SCALE)
-HYBRID_WEIGHT = 0.3
+# relevance = keyword score (0..1) + RANK_WEIGHT / (1 + meaning rank / RANK_SCALE) + SIMILARITY_WEIGHT * cosine
+RANK_WEIGHT = 0.3
 RANK_SCALE = 3.0
+SIMILARITY_WEIGHT = 0.7
 CONTEXT_ONLY = 0.5  # relevance factor of a memory whose own words share nothing with the question
+NAMED_BOOST = 1.6  # a memory that itself says a name the question asks about
 # kind -> (half-life in days, floor): how fast a memory fades when nothing else distinguishes it.
 DECAY: dict[MemoryKind, tuple[float, float]] = {
     MemoryKind.SEMANTIC: (math.inf, 1.0),
@@ -52,15 +56,35 @@ class Ranked:
     score: float
 
 
-def relevance(hits: Sequence[ScoredMemory], question: str) -> list[tuple[MemoryRecord, float]]:
-    """How well each candidate answers the question: its keyword score, plus a share for the hybrid
-    search's rank (which carries the meaning-level match), less when only its context matched."""
-    records = [hit.record for hit in hits]
-    keywords = keyword_scores(records, question)
+def _pool(hits: Sequence[ScoredMemory], similar: Sequence[ScoredMemory]) -> list[tuple[MemoryRecord, int, float]]:
+    """Each candidate once, with its meaning rank and cosine similarity. Without a dense search, the
+    hybrid order stands in for the rank; candidates the dense search did not return rank after all of
+    its results, at its lowest similarity (their own can only be lower)."""
+    if not similar:
+        return [(hit.record, rank, 0.0) for rank, hit in enumerate(hits)]
+    out = [(hit.record, rank, hit.score) for rank, hit in enumerate(similar)]
+    seen = {hit.record.memory_id for hit in similar}
+    floor = min(hit.score for hit in similar)
+    out += [(hit.record, len(similar), floor) for hit in hits if hit.record.memory_id not in seen]
+    return out
+
+
+def relevance(
+    hits: Sequence[ScoredMemory], question: str, similar: Sequence[ScoredMemory] = ()
+) -> list[tuple[MemoryRecord, float]]:
+    """How well each candidate answers the question: its keyword score, plus its closeness in meaning
+    (similarity and rank), less when only its context matched, more when it says a name asked about."""
+    pool = _pool(hits, similar)
+    keywords = keyword_scores([record for record, _, _ in pool], question)
+    names = asked_names(question)
     out = []
-    for rank, (record, keyword) in enumerate(zip(records, keywords, strict=True)):
-        value = keyword + HYBRID_WEIGHT / (1.0 + rank / RANK_SCALE)
-        out.append((record, value if says_it_itself(record, question) else value * CONTEXT_ONLY))
+    for (record, rank, cosine), keyword in zip(pool, keywords, strict=True):
+        value = keyword + RANK_WEIGHT / (1.0 + rank / RANK_SCALE) + SIMILARITY_WEIGHT * cosine
+        if not says_it_itself(record, question):
+            value *= CONTEXT_ONLY
+        if names and says_any(record, names):
+            value *= NAMED_BOOST
+        out.append((record, value))
     return out
 
 
@@ -147,11 +171,13 @@ def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMem
     return out
 
 
-def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[FoundDate]) -> list[Ranked]:
+def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[FoundDate],
+         similar: Sequence[ScoredMemory] = ()) -> list[Ranked]:  # fmt: skip
+    """`hits` from the hybrid search, `similar` from the dense one (score = cosine), best first."""
     asks_when = WHEN_QUESTION.search(query.text) is not None
     ranked = [
         Ranked(record, score(record, value, query, question_dates, asks_when))
-        for record, value in relevance(hits, query.text)
+        for record, value in relevance(hits, query.text, similar)
     ]
     ranked.sort(key=lambda r: r.score, reverse=True)
     return ranked

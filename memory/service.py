@@ -8,6 +8,7 @@ reach their own memories.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
 from collections.abc import Sequence
@@ -26,7 +27,10 @@ from memory.writer import MemoryWriter, Origin
 
 log = logging.getLogger(__name__)
 NOTE_IMPORTANCE = 0.9
-MIN_CANDIDATES = 300  # the pool the keyword scorer re-ranks; LoCoMo recall still grows up to here
+# The pool the ranking weighs: the best of the hybrid search (keyword matches) and of the dense search
+# (meaning, with its cosine). On LoCoMo, larger pools add nothing but latency.
+HYBRID_CANDIDATES = 100
+SIMILAR_CANDIDATES = 150
 _SCROLL_PAGE = 500
 
 
@@ -54,12 +58,12 @@ class LongTermMemoryService:
     async def recall(self, query: RecallQuery) -> list[RecalledMemory]:
         if query.limit <= 0 or not query.text.strip():
             return []
-        candidates = max(MIN_CANDIDATES, query.limit * 30)
-        hits = await self._store.search(
-            IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes, limit=candidates)
-        )
+        hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes,
+                            limit=max(HYBRID_CANDIDATES, query.limit * 10))  # fmt: skip
+        dense = replace(hybrid, mode="dense", limit=max(SIMILAR_CANDIDATES, query.limit * 15))
+        hits, similar = await asyncio.gather(self._store.search(hybrid), self._store.search(dense))
         question_dates = resolve_dates(query.text, query.at, query.timezone)
-        ranked = [r for r in rank(hits, query, question_dates) if r.record.is_current(query.at)]
+        ranked = [r for r in rank(hits, query, question_dates, similar) if r.record.is_current(query.at)]
         return select(ranked, query.limit, query.max_words)
 
     async def remember_exchange(self, exchange: Exchange) -> None:
