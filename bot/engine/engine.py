@@ -43,6 +43,9 @@ from bot.errors import LLMUnavailable
 
 log = logging.getLogger(__name__)
 
+# Turns handed to long-term memory with each exchange, so a message is stored with what it answered.
+_CONTEXT_TURNS = 4
+
 
 @dataclass(frozen=True, slots=True)
 class EngineOptions:
@@ -145,7 +148,8 @@ class Engine:
                 reachable=True,
             )
         )
-        self._in_background(self._after_reply(Exchange(message, reply, zone, language)))
+        exchange = Exchange(message, reply, zone, language, previous_turns=tuple(history[-_CONTEXT_TURNS:]))
+        self._in_background(self._after_reply(exchange))
         return reply
 
     async def _recall(self, message: IncomingMessage, profile: UserProfile, zone: str) -> list[RecalledMemory]:

@@ -154,6 +154,10 @@ class Exchange:
     reply: Reply
     timezone: str
     language: str
+    # The short-term window's last turns before this message, oldest first (both roles, as stored: a user
+    # turn's `at` and `text` are its message's `sent_at` and `text`). Long-term memory indexes a message
+    # with the one before it, and extends that one's index with this message.
+    previous_turns: tuple[ChatTurn, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,3 +120,13 @@ async def test_profile_records_first_and_last_seen(rig: Rig, message: MessageFac
     assert profile.first_seen_at == started
     assert profile.last_seen_at == rig.clock.now()
     assert profile.display_name == "Léa" and profile.language == "en"
+
+
+async def test_long_term_memory_gets_the_turns_before_the_message(rig: Rig, message: MessageFactory) -> None:
+    await rig.engine.handle(message("I adopted a cat"))
+    await rig.engine.handle(message("her name is Miso"))
+    await rig.engine.drain()
+
+    first, second = rig.memory.exchanges
+    assert first.previous_turns == ()
+    assert [t.text for t in second.previous_turns] == ["I adopted a cat", "echo: I adopted a cat"]
