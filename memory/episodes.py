@@ -3,6 +3,11 @@
 The text people see (`attributes["said"]`) is what they wrote. The text that is indexed (`text`) adds what
 makes it findable later: the date it was said, the dates it mentions resolved to calendar dates, and a
 little context — the person's previous and next messages in that conversation, the gist of the reply.
+
+The previous message comes from the exchange (`Exchange.previous_turns`, the engine's short-term window),
+and an episode's id is derived from who said what, where and when, so the next message finds the episode
+of the one before it in the store — after a restart, and from any process. Without previous turns (an
+older caller), `RecentEpisodes` keeps the last episodes in process instead.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from bot.engine.dates import resolve_dates
-from bot.engine.model import Exchange
+from bot.engine.model import ChatTurn, Exchange
 from memory.extraction.dated import describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 
@@ -23,6 +28,7 @@ CONTEXT_WORDS = 50
 CONTEXT_TURNS = 1  # messages before and after an episode that are indexed with it
 REPLY_GIST_WORDS = 15
 _MAX_CONVERSATIONS = 2048
+_EPISODES = uuid.UUID("5d1c7a4e-3b0f-4f6e-9a51-2f7c1b8e6d30")  # namespace of episode ids
 
 
 def shown_text(record: MemoryRecord) -> str:
@@ -65,9 +71,29 @@ class RecentEpisodes:
                 del self._last[key]
 
 
+def episode_id(user_key: str, conversation_id: str, at: datetime, said: str) -> str:
+    """The id of the episode of a message: the same for the same person, conversation, time and words."""
+    return str(uuid.uuid5(_EPISODES, "\x1f".join((user_key, conversation_id, at.isoformat(), said))))
+
+
+def earlier_turns(exchange: Exchange, turns: int = CONTEXT_TURNS) -> tuple[ChatTurn, ...]:
+    """The last messages before this one by the same person (their episodes are its context)."""
+    key = exchange.message.user.key
+    mine = [t for t in exchange.previous_turns if t.role == "user" and t.author_key in (None, key)]
+    return tuple(mine[-turns:]) if turns > 0 else ()
+
+
+def context_of_turns(turns: tuple[ChatTurn, ...]) -> str | None:
+    """The words of the previous messages, each clipped, oldest first."""
+    return " | ".join(_clip(t.text, CONTEXT_WORDS) for t in turns) or None
+
+
 def with_next(previous: MemoryRecord, said_next: str) -> MemoryRecord:
-    """The previous episode, its indexed text followed by the start of the next message."""
-    return replace(previous, text=f"{previous.text} | {_clip(said_next, CONTEXT_WORDS)}")
+    """The previous episode, its indexed text followed by the start of the next message (once)."""
+    addition = f" | {_clip(said_next, CONTEXT_WORDS)}"
+    if previous.text.endswith(addition):
+        return previous  # the same next message again (a redelivery): nothing to add
+    return replace(previous, text=previous.text + addition)
 
 
 def context_of(recent: tuple[MemoryRecord, ...]) -> str | None:
@@ -95,7 +121,7 @@ def indexed_text(said: str, at: datetime, timezone: str, language: str, previous
 def episodic_record(exchange: Exchange, previous: str | None) -> MemoryRecord:
     message = exchange.message
     return MemoryRecord(
-        memory_id=str(uuid.uuid4()),
+        memory_id=episode_id(message.user.key, message.conversation_id, message.sent_at, message.text),
         user_key=message.user.key,
         kind=MemoryKind.EPISODIC,
         text=indexed_text(

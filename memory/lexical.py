@@ -1,10 +1,11 @@
 """A keyword opinion on recall candidates: BM25 over the candidate pool, the memory's own words weighing more
 than the context indexed with it.
 
-The index's hybrid search finds the pool (dense + sparse fused by rank). Within it, this decides which
+The index's searches find the pool (hybrid and dense). Within it, this decides which
 memory really says what the question asks: "When did Caroline go to the support group?" should bring back
 the message that says "support group", not the one before it that merely has it as context. IDF comes from
-the pool itself, which is enough to tell rare words from common ones among related memories.
+the pool itself, which is enough to tell rare words from common ones among related memories. The names a
+question asks about are read here too, so recall can favour memories that say them themselves.
 """
 
 from __future__ import annotations
@@ -50,11 +51,17 @@ def _terms(text: str) -> Counter[str]:
     return Counter(stems(text))
 
 
-def _document(record: MemoryRecord) -> Counter[str]:
-    words = _terms(record.text).copy()
-    for term, count in _terms(shown_text(record)).items():
+@lru_cache(maxsize=32768)
+def _weighted(text: str, shown: str) -> tuple[Counter[str], int]:
+    words = _terms(text).copy()
+    for term, count in _terms(shown).items():
         words[term] += (OWN_WORDS_WEIGHT - 1) * count
-    return words
+    return words, sum(words.values()) or 1
+
+
+def _document(record: MemoryRecord) -> tuple[Counter[str], int]:
+    """The record's terms, its own words counted OWN_WORDS_WEIGHT times, and their number (read-only)."""
+    return _weighted(record.text, shown_text(record))
 
 
 def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float]:
@@ -62,8 +69,7 @@ def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float
     terms = set(stems(question))
     if not terms or not records:
         return [0.0] * len(records)
-    docs = [_document(r) for r in records]
-    lengths = [sum(d.values()) or 1 for d in docs]
+    docs, lengths = zip(*(_document(r) for r in records), strict=True)
     average = sum(lengths) / len(lengths)
     n = len(docs)
     idf = {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t in terms if (df := sum(1 for d in docs if t in d))}
@@ -73,11 +79,6 @@ def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float
     ]
     best = max(scores)
     return [s / best for s in scores] if best > 0 else scores
-
-
-def says_it_itself(record: MemoryRecord, question: str) -> bool:
-    """Whether the memory's own words (not only its context) share a word with the question."""
-    return not set(stems(question)).isdisjoint(_terms(shown_text(record)))
 
 
 def asked_names(question: str) -> frozenset[str]:
@@ -91,6 +92,6 @@ def asked_names(question: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def says_any(record: MemoryRecord, names: frozenset[str]) -> bool:
-    """Whether the memory's own words say one of `names`."""
-    return not names.isdisjoint(_terms(shown_text(record)))
+def says_any(record: MemoryRecord, terms: frozenset[str]) -> bool:
+    """Whether the memory's own words (not only its context) say one of `terms` (stems)."""
+    return not terms.isdisjoint(_terms(shown_text(record)))

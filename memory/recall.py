@@ -18,16 +18,17 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 
 from bot.engine.dates import FoundDate
 from bot.engine.model import RecalledMemory, RecallQuery
 from memory.episodes import shown_text
-from memory.lexical import asked_names, keyword_scores, says_any, says_it_itself
+from memory.lexical import asked_names, keyword_scores, says_any, stems
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
 
 # relevance = keyword score (0..1) + RANK_WEIGHT / (1 + meaning rank / RANK_SCALE) + SIMILARITY_WEIGHT * cosine
-RANK_WEIGHT = 0.3
+RANK_WEIGHT = 0.45
 RANK_SCALE = 3.0
 SIMILARITY_WEIGHT = 0.7
 CONTEXT_ONLY = 0.5  # relevance factor of a memory whose own words share nothing with the question
@@ -77,10 +78,11 @@ def relevance(
     pool = _pool(hits, similar)
     keywords = keyword_scores([record for record, _, _ in pool], question)
     names = asked_names(question)
+    terms = frozenset(stems(question))
     out = []
     for (record, rank, cosine), keyword in zip(pool, keywords, strict=True):
         value = keyword + RANK_WEIGHT / (1.0 + rank / RANK_SCALE) + SIMILARITY_WEIGHT * cosine
-        if not says_it_itself(record, question):
+        if not says_any(record, terms):
             value *= CONTEXT_ONLY
         if names and says_any(record, names):
             value *= NAMED_BOOST
@@ -132,7 +134,12 @@ def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_d
     return value
 
 
-def _similar(a: set[str], b: set[str]) -> bool:
+@lru_cache(maxsize=32768)
+def _token_set(text: str) -> frozenset[str]:
+    return frozenset(tokenize(text))
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     if not a or not b:
         return False
     return len(a & b) / len(a | b) >= SIMILAR_TEXT
@@ -145,14 +152,14 @@ def _sources(record: MemoryRecord) -> set[tuple[str, str]]:
 def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMemory]:
     """Best first, near-duplicates dropped, at most `limit` memories and `max_words` words."""
     out: list[RecalledMemory] = []
-    kept_tokens: list[set[str]] = []
+    kept_tokens: list[frozenset[str]] = []
     kept_sources: set[tuple[str, str]] = set()
     words_left = max_words
     for item in ranked:
         if len(out) >= limit or words_left <= 0:
             break
         text = shown_text(item.record)
-        tokens = set(tokenize(text))
+        tokens = _token_set(text)
         if any(_similar(tokens, seen) for seen in kept_tokens):
             continue
         sources = _sources(item.record)

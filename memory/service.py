@@ -8,7 +8,6 @@ reach their own memories.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import uuid
 from collections.abc import Sequence
@@ -16,9 +15,27 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.engine.dates import resolve_dates
-from bot.engine.model import DM_SCOPE, DatedEvent, Exchange, MemoryItem, MemoryPage, RecalledMemory, RecallQuery
+from bot.engine.model import (
+    DM_SCOPE,
+    ChatTurn,
+    DatedEvent,
+    Exchange,
+    MemoryItem,
+    MemoryPage,
+    RecalledMemory,
+    RecallQuery,
+)
 from bot.engine.ports import LanguageModel, OccasionPlanner
-from memory.episodes import SAID, RecentEpisodes, context_of, episodic_record, with_next
+from memory.episodes import (
+    SAID,
+    RecentEpisodes,
+    context_of,
+    context_of_turns,
+    earlier_turns,
+    episode_id,
+    episodic_record,
+    with_next,
+)
 from memory.items import dated_event, memory_item
 from memory.recall import rank, select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
@@ -61,17 +78,25 @@ class LongTermMemoryService:
         hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes,
                             limit=max(HYBRID_CANDIDATES, query.limit * 10))  # fmt: skip
         dense = replace(hybrid, mode="dense", limit=max(SIMILAR_CANDIDATES, query.limit * 15))
-        hits, similar = await asyncio.gather(self._store.search(hybrid), self._store.search(dense))
+        # One after the other: the second reuses the query's embedding, and running both at once gains
+        # nothing (the searches hold the interpreter while they build records).
+        hits = await self._store.search(hybrid)
+        similar = await self._store.search(dense)
         question_dates = resolve_dates(query.text, query.at, query.timezone)
         ranked = [r for r in rank(hits, query, question_dates, similar) if r.record.is_current(query.at)]
         return select(ranked, query.limit, query.max_words)
 
     async def remember_exchange(self, exchange: Exchange) -> None:
         message = exchange.message
-        recent = self._recent.recent(message.user.key, message.conversation_id)
-        episode = episodic_record(exchange, context_of(recent))
-        updated = tuple(with_next(r, message.text) for r in recent)
-        self._recent.push(updated, episode)
+        if exchange.previous_turns:
+            earlier = earlier_turns(exchange)
+            episode = episodic_record(exchange, context_of_turns(earlier))
+            updated = tuple(with_next(r, message.text) for r in await self._current_episodes(exchange, earlier))
+        else:  # a caller without the short-term window: the last episodes kept in this process
+            recent = self._recent.recent(message.user.key, message.conversation_id)
+            episode = episodic_record(exchange, context_of(recent))
+            updated = tuple(with_next(r, message.text) for r in recent)
+            self._recent.push(updated, episode)
         await self._store.add([*updated, episode])  # first, so nothing is lost if extraction fails
         origin = Origin(message.user.key, message.sent_at, exchange.timezone, exchange.language, episode.source,
                         message.scope, episode.memory_id)  # fmt: skip
@@ -132,6 +157,13 @@ class LongTermMemoryService:
         self._recent.forget(user_key)
 
     # ---- helpers ----
+
+    async def _current_episodes(self, exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[MemoryRecord]:
+        """The stored episodes of `turns` that are still current: a forgotten or superseded one stays so."""
+        message = exchange.message
+        ids = [episode_id(message.user.key, message.conversation_id, t.at, t.text) for t in turns]
+        found = await self._store.fetch(message.user.key, ids)
+        return [r for r in found if r.kind is MemoryKind.EPISODIC and r.valid_to is None]
 
     async def _all(self, user_key: str, *, current_only: bool = False) -> list[MemoryRecord]:
         out: list[MemoryRecord] = []

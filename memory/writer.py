@@ -66,6 +66,10 @@ def record_from(candidate: Candidate, origin: Origin, supersedes: tuple[str, ...
     )
 
 
+def _one_off_event(record: MemoryRecord) -> bool:
+    return record.kind is MemoryKind.TEMPORAL and record.recurrence is None
+
+
 class MemoryWriter:
     def __init__(
         self,
@@ -111,9 +115,15 @@ class MemoryWriter:
         record = record_from(plan.candidate, origin, plan.replaces)
         await self._store.add([record])
         if plan.replaces:
-            # The messages the old facts were read from say them too: they become history as well.
+            # The messages the old facts were read from say them too: they become history as well. Not
+            # for a one-off dated event: "the competition is on 15 July" stays true of what was said then,
+            # and another competition on 21 August (or a new date) does not make that message wrong.
             replaced = await self._store.fetch(origin.user_key, plan.replaces)
-            episodes = [e for r in replaced if (e := r.attributes.get(EPISODE)) and e != origin.episode_id]
+            episodes = [
+                e
+                for r in replaced
+                if (e := r.attributes.get(EPISODE)) and e != origin.episode_id and not _one_off_event(r)
+            ]
             await self._store.supersede(origin.user_key, [*plan.replaces, *episodes], origin.at)
             if self._on_superseded is not None:
                 self._on_superseded(origin.user_key, [*plan.replaces, *episodes])

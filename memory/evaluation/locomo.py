@@ -1,7 +1,8 @@
 """`souvenir eval locomo`: evidence recall of long-term memory on LoCoMo, through the real ingestion path.
 
 Each conversation is one person's history: every turn (both speakers, "Name: text") goes through
-`remember_exchange` in session order, with the session's date as the message time, into a fresh embedded
+`remember_exchange` in session order, with the session's date as the message time and the turns before it
+as the short-term window (`Exchange.previous_turns`, as the engine fills it), into a fresh embedded
 index under a temporary data dir; no language model. Then each question of categories 1–4 is recalled and
 scored: the share of its evidence turns covered by the sources of the top-k memories.
 """
@@ -19,9 +20,9 @@ from rich.console import Console
 from rich.table import Table
 
 from bot.config import Settings
-from bot.engine.model import ChatKind, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
+from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
 from memory.evaluation.baselines import RawTurns
-from memory.evaluation.locomo_data import CATEGORIES, Conversation, load_locomo
+from memory.evaluation.locomo_data import CATEGORIES, Conversation, Turn, load_locomo
 from memory.evaluation.scoring import Tally
 from memory.index_factory import open_embedder, open_memory_index
 from memory.ports import Embedder
@@ -40,12 +41,23 @@ class _FixedClock:
         return self.at
 
 
+WINDOW_TURNS = 6  # what a short-term window holds before a message, as the engine hands it over
+
+
+def _said(turn: Turn) -> str:
+    return f"{turn.speaker}: {turn.text}"
+
+
 def _exchange(conversation: Conversation, index: int) -> Exchange:
     turn = conversation.turns[index]
     user = UserRef(PLATFORM, conversation.sample_id, turn.speaker)
-    message = IncomingMessage(user, f"{PLATFORM}:{conversation.sample_id}", turn.dia_id,
-                              f"{turn.speaker}: {turn.text}", turn.at, ChatKind.PRIVATE)  # fmt: skip
-    return Exchange(message, Reply("", "en"), "UTC", "en")
+    message = IncomingMessage(user, f"{PLATFORM}:{conversation.sample_id}", turn.dia_id, _said(turn), turn.at,
+                              ChatKind.PRIVATE)  # fmt: skip
+    window = tuple(
+        ChatTurn("user", _said(t), t.at, user.key, t.speaker)
+        for t in conversation.turns[max(0, index - WINDOW_TURNS) : index]
+    )
+    return Exchange(message, Reply("", "en"), "UTC", "en", previous_turns=window)
 
 
 async def _ingest(service: LongTermMemoryService, conversations: list[Conversation]) -> tuple[int, float]:

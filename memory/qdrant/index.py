@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections import OrderedDict
 from collections.abc import Sequence
 from datetime import datetime
 
@@ -22,6 +23,7 @@ from memory.sparse import encode_document, encode_query
 
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
+QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
 
 
 def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
@@ -52,6 +54,7 @@ class QdrantMemoryIndex:
         self._clock = clock
         # Count-then-change operations (supersede, remove, forget) must not interleave.
         self._writes = asyncio.Lock()
+        self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
 
     # ---- MemoryIndex ----
 
@@ -87,7 +90,7 @@ class QdrantMemoryIndex:
             kinds=None if query.kinds is None else tuple(MemoryKind(k).value for k in query.kinds),
             current_after=timestamp(query.at) if query.current_only else None,
         )
-        [dense] = await self._embedder.embed([query.text])
+        dense = await self._query_vector(query.text)
         if query.mode == "dense":
             hits = await self._driver.nearest(dense, where, query.limit)
         else:
@@ -159,6 +162,17 @@ class QdrantMemoryIndex:
         return await self._delete(Where(user_key=user_key))
 
     # ---- helpers ----
+
+    async def _query_vector(self, text: str) -> list[float]:
+        vector = self._query_vectors.get(text)
+        if vector is None:
+            [vector] = await self._embedder.embed([text])
+            self._query_vectors[text] = vector
+            while len(self._query_vectors) > QUERY_VECTORS:
+                self._query_vectors.popitem(last=False)
+        else:
+            self._query_vectors.move_to_end(text)
+        return vector
 
     async def _delete(self, where: Where) -> int:
         async with self._writes:

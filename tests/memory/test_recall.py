@@ -97,3 +97,21 @@ async def test_superseded_memories_are_not_recalled() -> None:
     await index.add([old])
     await index.supersede(USER, [old.memory_id], NOW - timedelta(minutes=1))
     assert await LongTermMemoryService(index).recall(_query("steak")) == []
+
+
+def test_a_name_asked_about_favours_memories_that_say_it_themselves() -> None:
+    said = "Melanie: I painted a horse, it took me ages to get the mane right"
+    melanie = _record(f"{said} | Caroline: wow", said=said)
+    asked = "Caroline: is that your painting, Mel?"
+    caroline = _record(f"{asked} | Melanie: yes", said=asked)
+    others = [_record(f"Caroline: hello {w} | Melanie: hi", said=f"Caroline: hello {w}") for w in ("there", "again")]
+    assert _texts([caroline, melanie, *others], "What has Melanie painted?")[0] == said
+
+
+def test_closeness_in_meaning_decides_when_no_keyword_is_shared() -> None:
+    near, far = _record("we adopted a puppy"), _record("the train was late")
+    query = _query("any new pets?")
+    hybrid = [ScoredMemory(far, 0.02), ScoredMemory(near, 0.01)]
+    similar = [ScoredMemory(near, 0.62), ScoredMemory(far, 0.08)]
+    ranked = rank(hybrid, query, [], similar)
+    assert [r.record.text for r in ranked] == ["we adopted a puppy", "the train was late"]

@@ -6,7 +6,7 @@ import uuid
 from collections import deque
 from datetime import UTC, date, datetime, timedelta
 
-from bot.engine.model import ChatKind, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
+from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
 from bot.engine.ports import CompletionRequest
 from bot.errors import LLMUnavailable
 from memory.records import MemoryKind
@@ -229,3 +229,50 @@ async def test_a_superseded_message_stays_history_when_the_next_message_arrives(
     await chat.say("anyway, how are you?")
     assert all("steak" not in text for text in await chat.recall("steak"))
     assert [r.valid_to is not None for r in index.records.values() if "steak" in r.text] == [True, True]
+
+
+async def test_a_moved_one_off_event_leaves_the_first_message_current() -> None:
+    index = FakeMemoryIndex()
+    model = ScriptedModel(
+        '{"events": [{"what": "chess competition", "about": null, "date": "2026-04-15", "yearly": false}]}',
+        '{"events": [{"what": "chess competition", "about": null, "date": "2026-05-21", "yearly": false}]}',
+        '{"action": "supersede", "replaces": [0]}',
+    )
+    chat = Chat(LongTermMemoryService(index, llm=model), ALICE)
+    await chat.say("my chess competition is on 15 April")
+    await chat.say("next chess competition: 21 May!")
+    events = [r for r in index.records.values() if r.kind is MemoryKind.TEMPORAL]
+    assert sorted(r.valid_to is None for r in events) == [False, True]  # the fact moved
+    first = [r for r in index.records.values() if r.attributes.get("said") == "my chess competition is on 15 April"]
+    assert len(first) == 1 and first[0].valid_to is None  # what was said then is still true of then
+    assert "my chess competition is on 15 April" in await chat.recall("chess competition April")
+
+
+async def test_context_comes_from_the_window_and_survives_a_restart() -> None:
+    index = FakeMemoryIndex()
+    first_at, second_at = START, START + timedelta(minutes=1)
+    first = IncomingMessage(ALICE, "telegram:dm:1", "1", "we adopted her last spring", first_at)
+    await LongTermMemoryService(index).remember_exchange(Exchange(first, Reply("Lovely!", "en"), "UTC", "en"))
+    restarted = LongTermMemoryService(index)  # nothing in process: the window says what came before
+    second = IncomingMessage(ALICE, "telegram:dm:1", "2", "her name is Miso, a tabby cat", second_at)
+    window = (ChatTurn("user", first.text, first_at, ALICE.key), ChatTurn("assistant", "Lovely!", first_at))
+    await restarted.remember_exchange(Exchange(second, Reply("Cute!", "en"), "UTC", "en", previous_turns=window))
+    episodes = {r.attributes["said"]: r for r in index.records.values() if r.kind is MemoryKind.EPISODIC}
+    assert len(episodes) == 2
+    assert "Miso" in episodes["we adopted her last spring"].text  # what came next explains it
+    assert "adopted" in episodes["her name is Miso, a tabby cat"].text
+    query = RecallQuery(ALICE.key, "when did I adopt Miso?", second_at + timedelta(minutes=1))
+    assert "we adopted her last spring" in [m.text for m in await restarted.recall(query)]
+
+
+async def test_a_forgotten_message_is_not_brought_back_by_the_next_one() -> None:
+    index = FakeMemoryIndex()
+    service = LongTermMemoryService(index)
+    first = IncomingMessage(ALICE, "telegram:dm:1", "1", "my secret crush is Tom", START)
+    await service.remember_exchange(Exchange(first, Reply("Oh!", "en"), "UTC", "en"))
+    (episode,) = [r for r in index.records.values() if r.kind is MemoryKind.EPISODIC]
+    assert await service.forget_memory(ALICE.key, episode.memory_id)
+    second = IncomingMessage(ALICE, "telegram:dm:1", "2", "anyway, the weather is nice", START + timedelta(minutes=1))
+    window = (ChatTurn("user", first.text, START, ALICE.key),)
+    await service.remember_exchange(Exchange(second, Reply("Yes", "en"), "UTC", "en", previous_turns=window))
+    assert [r.attributes["said"] for r in index.records.values() if r.kind is MemoryKind.EPISODIC] == [second.text]
