@@ -6,14 +6,12 @@ little context — the person's previous and next messages in that conversation,
 
 The previous message comes from the exchange (`Exchange.previous_turns`, the engine's short-term window),
 and an episode's id is derived from who said what, where and when, so the next message finds the episode
-of the one before it in the store — after a restart, and from any process. Without previous turns (an
-older caller), `RecentEpisodes` keeps the last episodes in process instead.
+of the one before it in the store — after a restart, and from any process.
 """
 
 from __future__ import annotations
 
 import uuid
-from collections import OrderedDict
 from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -27,7 +25,6 @@ SAID = "said"  # attributes key: the message as written, shown in /memories and 
 CONTEXT_WORDS = 50
 CONTEXT_TURNS = 1  # messages before and after an episode that are indexed with it
 REPLY_GIST_WORDS = 15
-_MAX_CONVERSATIONS = 2048
 _EPISODES = uuid.UUID("5d1c7a4e-3b0f-4f6e-9a51-2f7c1b8e6d30")  # namespace of episode ids
 
 
@@ -39,36 +36,6 @@ def shown_text(record: MemoryRecord) -> str:
 def _clip(text: str, words: int) -> str:
     parts = text.split()
     return " ".join(parts[:words]) + (" …" if len(parts) > words else "")
-
-
-class RecentEpisodes:
-    """The last episodes of each (person, conversation), in process, as indexed. The messages that follow
-    become context of those episodes (what came next often explains them), and their words context of the
-    next one."""
-
-    def __init__(self, turns: int = CONTEXT_TURNS, capacity: int = _MAX_CONVERSATIONS) -> None:
-        self._turns = turns
-        self._capacity = capacity
-        self._last: OrderedDict[tuple[str, str], tuple[MemoryRecord, ...]] = OrderedDict()
-
-    def recent(self, user_key: str, conversation_id: str) -> tuple[MemoryRecord, ...]:
-        return self._last.get((user_key, conversation_id), ())
-
-    def push(self, updated: tuple[MemoryRecord, ...], episode: MemoryRecord) -> None:
-        key = (episode.user_key, episode.source.conversation_id)
-        self._last.pop(key, None)
-        self._last[key] = (*updated, episode)[-self._turns :]
-        while len(self._last) > self._capacity:
-            self._last.popitem(last=False)
-
-    def forget(self, user_key: str, memory_id: str | None = None) -> None:
-        """Drop a person's entries (one memory's, when `memory_id` is given): never re-add a forgotten one."""
-        for key in [k for k in self._last if k[0] == user_key]:
-            kept = tuple(r for r in self._last[key] if memory_id is not None and r.memory_id != memory_id)
-            if kept:
-                self._last[key] = kept
-            else:
-                del self._last[key]
 
 
 def episode_id(user_key: str, conversation_id: str, at: datetime, said: str) -> str:
@@ -94,11 +61,6 @@ def with_next(previous: MemoryRecord, said_next: str) -> MemoryRecord:
     if previous.text.endswith(addition):
         return previous  # the same next message again (a redelivery): nothing to add
     return replace(previous, text=previous.text + addition)
-
-
-def context_of(recent: tuple[MemoryRecord, ...]) -> str | None:
-    """The words of the previous messages, each clipped, oldest first."""
-    return " | ".join(_clip(shown_text(r), CONTEXT_WORDS) for r in recent) or None
 
 
 def indexed_text(said: str, at: datetime, timezone: str, language: str, previous: str | None, reply: str) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -28,12 +27,11 @@ from bot.engine.model import (
 from bot.engine.ports import LanguageModel, OccasionPlanner
 from memory.episodes import (
     SAID,
-    RecentEpisodes,
-    context_of,
     context_of_turns,
     earlier_turns,
     episode_id,
     episodic_record,
+    shown_text,
     with_next,
 )
 from memory.items import dated_event, memory_item
@@ -55,6 +53,32 @@ def _same_words(a: str, b: str) -> bool:
     return a.lower().split() == b.lower().split()
 
 
+def _twin_of(record: MemoryRecord, fact: MemoryRecord) -> bool:
+    """An episode that says exactly what a fact drawn from the same message says."""
+    return (
+        record.kind is MemoryKind.EPISODIC
+        and fact.kind is not MemoryKind.EPISODIC
+        and record.memory_id != fact.memory_id
+        and bool(record.source.message_ids)
+        and record.source.message_ids == fact.source.message_ids
+        and _same_words(shown_text(record), shown_text(fact))
+    )
+
+
+def _without_twins(records: list[MemoryRecord]) -> list[MemoryRecord]:
+    facts = {
+        (r.source.message_ids, " ".join(shown_text(r).lower().split()))
+        for r in records
+        if r.kind is not MemoryKind.EPISODIC and r.source.message_ids
+    }
+    return [
+        r
+        for r in records
+        if r.kind is not MemoryKind.EPISODIC
+        or (r.source.message_ids, " ".join(shown_text(r).lower().split())) not in facts
+    ]
+
+
 class LongTermMemoryService:
     def __init__(
         self,
@@ -67,8 +91,7 @@ class LongTermMemoryService:
         self._store = store
         self._default_timezone = default_timezone
         self._planner = planner
-        self._recent = RecentEpisodes()
-        self._writer = MemoryWriter(store, llm=llm, planner=planner, on_superseded=self._forget_recent)
+        self._writer = MemoryWriter(store, llm=llm, planner=planner)
 
     # ---- LongTermMemory ----
 
@@ -88,15 +111,9 @@ class LongTermMemoryService:
 
     async def remember_exchange(self, exchange: Exchange) -> None:
         message = exchange.message
-        if exchange.previous_turns:
-            earlier = earlier_turns(exchange)
-            episode = episodic_record(exchange, context_of_turns(earlier))
-            updated = tuple(with_next(r, message.text) for r in await self._current_episodes(exchange, earlier))
-        else:  # a caller without the short-term window: the last episodes kept in this process
-            recent = self._recent.recent(message.user.key, message.conversation_id)
-            episode = episodic_record(exchange, context_of(recent))
-            updated = tuple(with_next(r, message.text) for r in recent)
-            self._recent.push(updated, episode)
+        earlier = earlier_turns(exchange)
+        episode = episodic_record(exchange, context_of_turns(earlier))
+        updated = tuple(with_next(r, message.text) for r in await self._current_episodes(exchange, earlier))
         await self._store.add([*updated, episode])  # first, so nothing is lost if extraction fails
         origin = Origin(message.user.key, message.sent_at, exchange.timezone, exchange.language, episode.source,
                         message.scope, episode.memory_id)  # fmt: skip
@@ -105,14 +122,19 @@ class LongTermMemoryService:
     # ---- MemoryBrowser ----
 
     async def list_memories(self, user_key: str, offset: int, limit: int) -> MemoryPage:
-        records = await self._store.scroll(user_key, offset, limit)
-        total = await self._store.count(user_key)
-        return MemoryPage(tuple(memory_item(r) for r in records), max(offset, 0), total)
+        """Newest first, without an episode's twin: when a fact says exactly what the message said, the
+        person sees it once (people hold thousands of memories at most, so this pages in process)."""
+        visible = _without_twins(await self._all(user_key))
+        offset = max(offset, 0)
+        return MemoryPage(tuple(memory_item(r) for r in visible[offset : offset + limit]), offset, len(visible))
 
     async def forget_memory(self, user_key: str, memory_id: str) -> bool:
+        """Forget one memory and its hidden twin, so it doesn't come back as the episode it was drawn from."""
         found = await self._store.fetch(user_key, [memory_id])
-        self._recent.forget(user_key, memory_id)
-        removed = await self._store.remove(user_key, [memory_id]) > 0
+        if not found:
+            return False
+        twins = [r.memory_id for r in await self._all(user_key) if _twin_of(r, found[0])]
+        removed = await self._store.remove(user_key, [memory_id, *twins]) > 0
         if removed and self._planner is not None and any(r.kind is MemoryKind.TEMPORAL for r in found):
             await self._replan(user_key)
         return removed
@@ -154,7 +176,6 @@ class LongTermMemoryService:
 
     async def forget_user(self, user_key: str) -> None:
         await self._store.forget_user(user_key)
-        self._recent.forget(user_key)
 
     # ---- helpers ----
 
@@ -172,11 +193,6 @@ class LongTermMemoryService:
             out.extend(page)
             if len(page) < _SCROLL_PAGE:
                 return out
-
-    def _forget_recent(self, user_key: str, memory_ids: Sequence[str]) -> None:
-        # A superseded episode must never be re-added as current when the next message extends its context.
-        for memory_id in memory_ids:
-            self._recent.forget(user_key, memory_id)
 
     async def _replan(self, user_key: str) -> None:
         assert self._planner is not None

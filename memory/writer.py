@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -77,10 +76,8 @@ class MemoryWriter:
         *,
         llm: LanguageModel | None = None,
         planner: OccasionPlanner | None = None,
-        on_superseded: Callable[[str, Sequence[str]], None] | None = None,
     ) -> None:
         self._store = store
-        self._on_superseded = on_superseded
         self._extractor = LlmExtractor(llm) if llm is not None else None
         self._consolidator = Consolidator(store, llm)
         self._planner = planner
@@ -125,6 +122,4 @@ class MemoryWriter:
                 if (e := r.attributes.get(EPISODE)) and e != origin.episode_id and not _one_off_event(r)
             ]
             await self._store.supersede(origin.user_key, [*plan.replaces, *episodes], origin.at)
-            if self._on_superseded is not None:
-                self._on_superseded(origin.user_key, [*plan.replaces, *episodes])
         return record

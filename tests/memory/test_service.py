@@ -276,3 +276,22 @@ async def test_a_forgotten_message_is_not_brought_back_by_the_next_one() -> None
     window = (ChatTurn("user", first.text, START, ALICE.key),)
     await service.remember_exchange(Exchange(second, Reply("Yes", "en"), "UTC", "en", previous_turns=window))
     assert [r.attributes["said"] for r in index.records.values() if r.kind is MemoryKind.EPISODIC] == [second.text]
+
+
+async def test_the_memory_list_shows_a_fact_once_and_forgetting_it_takes_its_episode_too() -> None:
+    index = FakeMemoryIndex()
+    service = LongTermMemoryService(index)
+    chat = Chat(service, ALICE)
+    await chat.say("I love Blue Note jazz")
+    await chat.say("we walked along the canal, it was lovely")
+
+    page = await service.list_memories(ALICE.key, 0, 50)
+    texts = [item.text for item in page.items]
+    assert texts.count("I love Blue Note jazz") == 1 and page.total == len(texts)
+    assert "we walked along the canal, it was lovely" in texts
+
+    jazz = next(item for item in page.items if item.text == "I love Blue Note jazz")
+    assert await service.forget_memory(ALICE.key, jazz.memory_id)
+
+    assert "jazz" not in " ".join(item.text for item in (await service.list_memories(ALICE.key, 0, 50)).items)
+    assert not [r for r in index.records.values() if "jazz" in r.text.lower() and r.user_key == ALICE.key]
