@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
@@ -29,6 +29,9 @@ _MONTHS = {
     "en": "January February March April May June July August September October November December".split(),
     "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split(),
 }
+
+
+Switch = Callable[[UserProfile, bool], UserProfile]
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,26 +116,28 @@ class UserCommands:
         return CommandResult(say("timezone_set", lang, zone=zone, time=local))
 
     async def set_checkins(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
-        lang = await self.language_of(user, hint)
-        word = text.strip().lower()
-        if word not in _ON | _OFF:
-            return CommandResult(say("usage_checkins", lang), ok=False)
-        enabled = word in _ON
-        profile = await self._profiles.load_profile(user.key)
-        await self._profiles.save_profile(replace(profile, checkins=enabled))
-        await self._planner.plan_user(user.key)
-        return CommandResult(say("checkins_on" if enabled else "checkins_off", lang))
+        result = await self._switch(user, text, hint, lambda p, on: replace(p, checkins=on), texts="checkins")
+        if result.ok:
+            await self._planner.plan_user(user.key)
+        return result
 
     async def set_group_sharing(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """Opt in (or back out) of private memories surfacing in group chats."""
+        share = lambda p, on: replace(p, share_dm_memories_in_groups=on)  # noqa: E731
+        return await self._switch(user, text, hint, share, texts="groups")
+
+    async def _switch(
+        self, user: UserRef, text: str, hint: str | None, change: Switch, *, texts: str
+    ) -> CommandResult:
+        """An on/off profile setting; `texts` names the usage_X, X_on and X_off texts."""
         lang = await self.language_of(user, hint)
         word = text.strip().lower()
         if word not in _ON | _OFF:
-            return CommandResult(say("usage_groups", lang), ok=False)
-        shared = word in _ON
+            return CommandResult(say(f"usage_{texts}", lang), ok=False)
+        enabled = word in _ON
         profile = await self._profiles.load_profile(user.key)
-        await self._profiles.save_profile(replace(profile, share_dm_memories_in_groups=shared))
-        return CommandResult(say("groups_on" if shared else "groups_off", lang))
+        await self._profiles.save_profile(change(profile, enabled))
+        return CommandResult(say(f"{texts}_on" if enabled else f"{texts}_off", lang))
 
     async def memories_page(self, user: UserRef, offset: int = 0, limit: int = 5) -> MemoryPage:
         return await self._memories.list_memories(user.key, max(0, offset), max(1, min(limit, 50)))
