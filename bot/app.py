@@ -180,6 +180,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 llm=core.llm,
                 messengers=messengers,
                 clock=core.clock,
+                persona=core.engine.persona,
             )
         )
         yield sorted(messengers)

@@ -10,6 +10,7 @@ from zoneinfo import ZoneInfo
 
 from bot.config import Settings
 from bot.engine.model import DM_SCOPE, ChatTurn, RecallQuery, UserProfile
+from bot.engine.persona import Persona
 from bot.engine.ports import CompletionRequest, LanguageModel, LongTermMemory
 from bot.engine.texts import say
 from bot.errors import LLMUnavailable
@@ -68,7 +69,9 @@ class Composer:
         memory: LongTermMemory | None,
         timeout: timedelta = timedelta(seconds=120),
         recall_limit: int = 5,
+        persona: Persona | None = None,
     ) -> None:
+        self._persona = persona
         self._llm = llm
         self._memory = memory
         self._timeout_s = timeout.total_seconds()
@@ -83,7 +86,7 @@ class Composer:
         try:
             async with asyncio.timeout(self._timeout_s):
                 memories = await self._recall(occasion, profile, now, zone)
-                request = _request(occasion, profile, language, now, zone, memories)
+                request = _request(occasion, profile, language, now, zone, memories, self._persona)
                 text = _clean(await self._llm.complete(request))
         except LLMUnavailable as exc:
             log.warning("LLM unavailable for an unprompted message to %s: %s", profile.user_key, exc)
@@ -118,13 +121,26 @@ class Composer:
 
 
 def _request(
-    occasion: Occasion, profile: UserProfile, language: str, now: datetime, zone: str, memories: list[str]
+    occasion: Occasion,
+    profile: UserProfile,
+    language: str,
+    now: datetime,
+    zone: str,
+    memories: list[str],
+    persona: Persona | None,
 ) -> CompletionRequest:
     local = now.astimezone(ZoneInfo(zone))
     name = first_name(profile) or "them"
     known = "\n".join(f"- {m}" for m in memories) or "- (nothing relevant)"
+    # The same voice as in conversation: the persona, when the app gives one.
+    voice = (
+        f"You are {persona.name}, an AI companion who remembers what people share with you. "
+        f"{persona.personality} Speaking style: {persona.speaking_style}\n"
+        if persona is not None
+        else "You are an AI companion who remembers what people share with you. "
+    )
     system = (
-        "You are an AI companion who remembers what people share with you. You are writing FIRST, "
+        voice + "You are writing FIRST, "
         f"unprompted, in a private chat with {name}.\n"
         f"Why you are writing: {occasion.brief}\n"
         f"Their local time: {local:%A %H:%M}.\n"

@@ -12,6 +12,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.config import Settings
+from bot.engine.persona import Persona
 from bot.engine.ports import Clock, DatedEvents, LanguageModel, LongTermMemory, Messenger
 from jobs.compose import Composer
 from jobs.due_store import RedisClient
@@ -70,6 +71,7 @@ async def open_proactive_jobs(
     llm: LanguageModel | None,
     messengers: Mapping[str, Messenger],
     clock: Clock,
+    persona: Persona | None = None,
     interval: timedelta = timedelta(minutes=1),
     lease: timedelta = timedelta(minutes=10),
     compose_timeout: timedelta = timedelta(minutes=2),
@@ -87,7 +89,7 @@ async def open_proactive_jobs(
         profiles=profiles,
         window=window,
         dated_events=dated_events,
-        composer=Composer(llm=llm, memory=memory, timeout=compose_timeout),
+        composer=Composer(llm=llm, memory=memory, timeout=compose_timeout, persona=persona),
         messengers=messengers,
         clock=clock,
     )
