@@ -84,8 +84,8 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     from adapters.terminal import TerminalChat
     from bot.app import open_core
 
-    where = settings.llm_base_url or settings.llm_provider
-    print(f"Souvenir: {settings.llm_provider} model {settings.resolved_llm_model} at {where}; data in {settings.data_dir}")
+    model = f"{settings.llm_provider} model {settings.resolved_llm_model}"
+    print(f"Souvenir: {model} at {settings.llm_base_url or 'its default URL'}; data in {settings.data_dir}")
     async with open_core(settings) as core:
         chat = TerminalChat(engine=core.engine, commands=core.commands, clock=core.clock, user_name=args.user)
         await chat.run()
