@@ -37,6 +37,14 @@ def _everywhere(command: F) -> F:
     return app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)(command)
 
 
+def _on_off_state(command: F) -> F:
+    """A required `state` option with the choices on and off (localised)."""
+    choices = [app_commands.Choice(name=_("on"), value="on"), app_commands.Choice(name=_("off"), value="off")]
+    command = app_commands.choices(state=choices)(command)
+    command = app_commands.describe(state=_("On or off"))(command)
+    return app_commands.rename(state=_("state"))(command)
+
+
 async def _answer(
     interaction: discord.Interaction[Any],
     produce: Callable[[UserRef, str | None], Awaitable[CommandResult | str]],
@@ -92,21 +100,13 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
         return [app_commands.Choice(name=zone, value=zone) for zone in suggest_timezones(current)]
 
     @tree.command(name="checkins", description=_("Let me check in when we haven't talked for a while"))
-    @app_commands.rename(state=_("state"))
-    @app_commands.describe(state=_("On or off"))
-    @app_commands.choices(
-        state=[app_commands.Choice(name=_("on"), value="on"), app_commands.Choice(name=_("off"), value="off")]
-    )
+    @_on_off_state
     @_everywhere
     async def checkins(interaction: discord.Interaction[Any], state: str) -> None:
         await _answer(interaction, lambda user, hint: service.set_checkins(user, state, hint))
 
     @tree.command(name="groups", description=_("Whether what you tell me in private may come up in groups"))
-    @app_commands.rename(state=_("state"))
-    @app_commands.describe(state=_("On or off"))
-    @app_commands.choices(
-        state=[app_commands.Choice(name=_("on"), value="on"), app_commands.Choice(name=_("off"), value="off")]
-    )
+    @_on_off_state
     @_everywhere
     async def groups(interaction: discord.Interaction[Any], state: str) -> None:
         await _answer(interaction, lambda user, hint: service.set_group_sharing(user, state, hint))
