@@ -153,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
-    for noisy in ("httpx", "httpcore", "discord.gateway", "apscheduler.executors"):
+    for noisy in ("httpx", "httpcore", "openai", "anthropic", "discord.gateway", "apscheduler.executors"):
         logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))
     handler: Handler = args.handler
     try:

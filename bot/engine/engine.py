@@ -123,7 +123,8 @@ class Engine:
             text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
             fallback = not text
         except LLMUnavailable as exc:
-            log.warning("LLM unavailable for a message in %s: %s", message.conversation_id, exc)
+            # The provider already logged the failure for the operator; this notes what the person got.
+            log.info("answered with the fallback in %s: %s", message.conversation_id, exc)
             text, fallback = "", True
         except Exception:
             log.exception("LLM call failed unexpectedly for a message in %s", message.conversation_id)
