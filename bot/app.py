@@ -50,7 +50,8 @@ class MemoryService(LongTermMemory, MemoryBrowser, DatedEvents, UserDataEraser, 
 
 
 class DeferredPlanner:
-    """Stands in for the scheduler until it exists: memory and commands are built before it."""
+    """Breaks a cycle: long-term memory reschedules when it learns a date, and the planner reads dates
+    from long-term memory. Memory gets this stand-in; the real planner is set as soon as memory exists."""
 
     def __init__(self) -> None:
         self.target: SchedulePlanner | None = None
@@ -157,6 +158,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
     settings = core.settings
     messengers: dict[str, Messenger] = {}
     async with AsyncExitStack() as stack:
+        # Platform libraries are imported only when configured: they are heavy and most installs use one.
         if settings.telegram_token is not None:
             from adapters.telegram import run_telegram
 
