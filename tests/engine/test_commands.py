@@ -15,6 +15,7 @@ from bot.engine.model import ChatTurn, MonthDay, UserRef, dm_conversation_id
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingPlanner
+from tests.fakes.commands import redis_backed_commands
 from tests.fakes.memory_browser import InMemoryMemoryBrowser
 
 LEA = UserRef("telegram", "42", "Léa")
@@ -32,19 +33,9 @@ class Setup:
 
 @pytest.fixture
 async def setup(redis_client: aioredis.Redis, clock: FakeClock) -> AsyncIterator[Setup]:
-    profiles = RedisProfiles(redis_client)
-    window = RedisConversationWindow(redis_client, max_turns=10, ttl=timedelta(days=1))
     memories, planner = InMemoryMemoryBrowser(), RecordingPlanner()
-    commands = UserCommands(
-        profiles=profiles,
-        memories=memories,
-        window=window,
-        planner=planner,
-        erasers=[memories, profiles, window, planner],
-        clock=clock,
-        default_timezone="UTC",
-        default_language="en",
-        bot_name="Souvenir",
+    commands, profiles, window = redis_backed_commands(
+        redis_client, clock, memories, planner=planner, schedule_eraser=planner
     )
     yield Setup(commands, profiles, window, memories, planner)
 

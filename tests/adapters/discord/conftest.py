@@ -7,8 +7,7 @@ The engine is a stub that answers "Echo: <text>" and dedups exactly like the rea
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from dataclasses import dataclass
 
 import pytest
 import redis.asyncio as aioredis
@@ -18,8 +17,9 @@ from bot.config import Settings, load_settings
 from bot.engine.commands import UserCommands
 from bot.engine.model import IncomingMessage, MemoryItem, Reply
 from bot.errors import StoreUnavailable
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores import RedisMessageClaims
 from tests.conftest import FakeClock
+from tests.fakes.commands import redis_backed_commands
 from tests.fakes.fake_discord import FakeDiscord
 from tests.fakes.memory_browser import InMemoryMemoryBrowser
 
@@ -54,17 +54,6 @@ class BreakableMemories(InMemoryMemoryBrowser):
         if self.broken:
             raise StoreUnavailable("qdrant is down")
         return await super().export_memories(user_key)
-
-
-@dataclass
-class NoPlanner:
-    planned: list[str] = field(default_factory=list)
-
-    async def plan_user(self, user_key: str) -> None:
-        self.planned.append(user_key)
-
-    async def note_activity(self, user_key: str, at: datetime) -> None:
-        return None
 
 
 @dataclass
@@ -109,19 +98,7 @@ def memories() -> BreakableMemories:
 
 @pytest.fixture
 def commands(redis: aioredis.Redis, memories: BreakableMemories, clock: FakeClock) -> UserCommands:
-    profiles = RedisProfiles(redis)
-    window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=1))
-    return UserCommands(
-        profiles=profiles,
-        memories=memories,
-        window=window,
-        planner=NoPlanner(),
-        erasers=[memories, profiles, window],
-        clock=clock,
-        default_timezone="UTC",
-        default_language="en",
-        bot_name="Souvenir",
-    )
+    return redis_backed_commands(redis, clock, memories)[0]
 
 
 @pytest.fixture

@@ -5,8 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -16,7 +15,9 @@ from adapters.telegram import TelegramMessenger, run_telegram
 from bot.config import Settings
 from bot.engine.commands import UserCommands
 from bot.engine.model import IncomingMessage, Reply
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores import RedisMessageClaims, RedisProfiles
+from tests.conftest import FakeClock
+from tests.fakes.commands import redis_backed_commands
 from tests.fakes.fake_telegram import FakeTelegram
 from tests.fakes.memory_browser import InMemoryMemoryBrowser
 
@@ -40,22 +41,6 @@ class EchoEngine:
         if self.gate is not None:
             await self.gate.wait()
         return Reply(f"echo: {message.text}", message.language_hint or "en")
-
-
-class FakeClock(Protocol):
-    """The `clock` fixture of tests/conftest.py."""
-
-    def now(self) -> datetime: ...
-
-    def advance(self, **delta: float) -> None: ...
-
-
-class NoPlanner:
-    async def plan_user(self, user_key: str) -> None:
-        return None
-
-    async def note_activity(self, user_key: str, at: datetime) -> None:
-        return None
 
 
 @dataclass
@@ -104,20 +89,8 @@ def build_commands(
     redis_client: aioredis.Redis, clock: FakeClock
 ) -> tuple[UserCommands, RedisProfiles, InMemoryMemoryBrowser]:
     """A real UserCommands over real Redis profiles and windows and the in-memory memory browser."""
-    profiles = RedisProfiles(redis_client)
-    window = RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=1))
     memories = InMemoryMemoryBrowser()
-    commands = UserCommands(
-        profiles=profiles,
-        memories=memories,
-        window=window,
-        planner=NoPlanner(),
-        erasers=[profiles, window, memories],
-        clock=clock,
-        default_timezone="UTC",
-        default_language="en",
-        bot_name="Souvenir",
-    )
+    commands, profiles, _ = redis_backed_commands(redis_client, clock, memories)
     return commands, profiles, memories
 
 

@@ -1,0 +1,44 @@
+"""The real `UserCommands` over real Redis profiles and windows, with the memory side given by the test."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Protocol
+
+import redis.asyncio as aioredis
+
+from bot.engine.commands import UserCommands
+from bot.engine.noop import NoPlanner
+from bot.engine.ports import Clock, MemoryBrowser, OccasionPlanner, UserDataEraser
+from memory.redis_stores import RedisConversationWindow, RedisProfiles
+
+
+class ErasableMemories(MemoryBrowser, UserDataEraser, Protocol):
+    """A memory browser that also forgets a whole person (the in-memory fakes are both)."""
+
+
+def redis_backed_commands(
+    redis: aioredis.Redis,
+    clock: Clock,
+    memories: ErasableMemories,
+    *,
+    planner: OccasionPlanner | None = None,
+    schedule_eraser: UserDataEraser | None = None,
+) -> tuple[UserCommands, RedisProfiles, RedisConversationWindow]:
+    profiles = RedisProfiles(redis)
+    window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=1))
+    erasers: list[UserDataEraser] = [memories, profiles, window]
+    if schedule_eraser is not None:
+        erasers.append(schedule_eraser)
+    commands = UserCommands(
+        profiles=profiles,
+        memories=memories,
+        window=window,
+        planner=planner or NoPlanner(),
+        erasers=erasers,
+        clock=clock,
+        default_timezone="UTC",
+        default_language="en",
+        bot_name="Souvenir",
+    )
+    return commands, profiles, window
