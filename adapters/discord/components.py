@@ -19,7 +19,6 @@ from adapters.discord.incoming import language_from_locale, user_of
 from bot.engine.commands import UserCommands
 from bot.engine.model import MemoryPage
 from bot.engine.texts import say
-from bot.errors import InvalidInput
 
 log = logging.getLogger(__name__)
 
@@ -161,10 +160,7 @@ class ForgetAllButton(ui.DynamicItem[ui.Button[ui.View]], template=r"souvenir:fo
         if self.choice == "cancel":
             text = say("forget_cancelled", await service.language_of(user, hint))
         else:
-            try:
-                text = (await service.forget_everything(user, hint)).text
-            except InvalidInput as exc:
-                text = str(exc)
+            text = (await service.forget_everything(user, hint)).text
         await interaction.edit_original_response(content=text, view=None)
 
 

@@ -7,6 +7,7 @@ named in the payload, so a forged callback can only ever touch the presser's own
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 from telegram import CallbackQuery, InlineKeyboardMarkup, Message, Update
 from telegram.constants import ChatType
@@ -22,9 +23,10 @@ from adapters.telegram.split import split_message
 from bot.engine.commands import CommandResult, UserCommands
 from bot.engine.model import MemoryPage, UserRef
 from bot.engine.texts import say
-from bot.errors import InvalidInput
 
 log = logging.getLogger(__name__)
+
+ArgumentCommand = Callable[[UserRef, str, str | None], Awaitable[CommandResult]]
 
 EXPORT_FILENAME = "souvenir-export.json"
 _FORGET_ALL_WORDS = {"all", "everything", "tout"}
@@ -60,29 +62,25 @@ class CommandHandlers:
             await self._answer(message, await self._commands.privacy_text(user, hint))
 
     async def remember(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if asked := _asked(update):
-            message, user, hint = asked
-            await self._answer_result(message, await self._commands.remember(user, _argument(message), hint))
+        await self._with_argument(update, self._commands.remember)
 
     async def birthday(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if asked := _asked(update):
-            message, user, hint = asked
-            await self._answer_result(message, await self._commands.set_birthday(user, _argument(message), hint))
+        await self._with_argument(update, self._commands.set_birthday)
 
     async def timezone(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if asked := _asked(update):
-            message, user, hint = asked
-            await self._answer_result(message, await self._commands.set_timezone(user, _argument(message), hint))
+        await self._with_argument(update, self._commands.set_timezone)
 
     async def checkins(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if asked := _asked(update):
-            message, user, hint = asked
-            await self._answer_result(message, await self._commands.set_checkins(user, _argument(message), hint))
+        await self._with_argument(update, self._commands.set_checkins)
 
     async def groups(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._with_argument(update, self._commands.set_group_sharing)
+
+    async def _with_argument(self, update: Update, command: ArgumentCommand) -> None:
+        """A command whose text after the command word goes to `UserCommands`; its result is the answer."""
         if asked := _asked(update):
             message, user, hint = asked
-            await self._answer_result(message, await self._commands.set_group_sharing(user, _argument(message), hint))
+            await self._answer_result(message, await command(user, _argument(message), hint))
 
     async def memories(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):
@@ -158,10 +156,7 @@ class CommandHandlers:
         self, query: CallbackQuery, user: UserRef, hint: str | None, *, confirmed: bool
     ) -> None:
         if confirmed:
-            try:
-                text = (await self._commands.forget_everything(user, hint)).text
-            except InvalidInput as exc:
-                text = str(exc)
+            text = (await self._commands.forget_everything(user, hint)).text
         else:
             text = say("forget_cancelled", await self._commands.language_of(user, hint))
         await query.answer()

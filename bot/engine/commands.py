@@ -15,6 +15,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.engine.dates import parse_birthday
+from bot.engine.language import normalise_language
 from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
 from bot.engine.ports import Clock, ConversationWindow, MemoryBrowser, OccasionPlanner, ProfileStore, UserDataEraser
 from bot.engine.texts import say
@@ -66,7 +67,7 @@ class UserCommands:
 
     async def language_of(self, user: UserRef, hint: str | None = None) -> str:
         profile = await self._profiles.load_profile(user.key)
-        return profile.language or (hint if hint in ("en", "fr") else None) or self._default_language
+        return profile.language or normalise_language(hint) or self._default_language
 
     async def start_text(self, user: UserRef, hint: str | None = None) -> str:
         lang = await self.language_of(user, hint)
@@ -172,7 +173,8 @@ class UserCommands:
                 failures += 1
                 log.exception("forget_user failed in %s for a user", type(eraser).__name__)
         if failures:
-            raise InvalidInput("some data could not be erased; please try again")
+            # A store is down: say so in their language; trying again erases what is left.
+            return CommandResult(say("forget_all_failed", lang), ok=False)
         return CommandResult(say("forgot_all", lang))
 
     async def export(self, user: UserRef) -> bytes:

@@ -150,6 +150,10 @@ _TEXTS: dict[str, dict[str, str]] = {
         "fr": "Tout oublier de ce que je sais sur toi ? C'est irréversible.",
     },
     "forgot_all": {"en": "Done. I've forgotten everything about you.", "fr": "C'est fait. J'ai tout oublié de toi."},
+    "forget_all_failed": {
+        "en": "I couldn't erase everything just now. Please try again in a moment.",
+        "fr": "Je n'ai pas pu tout effacer pour l'instant. Réessaie dans un moment.",
+    },
     "forget_cancelled": {"en": "Okay, I've kept everything.", "fr": "D'accord, je garde tout."},
     "export_caption": {"en": "Everything I keep about you.", "fr": "Tout ce que je garde sur toi."},
     "button_next": {"en": "Next ›", "fr": "Suivant ›"},

@@ -171,3 +171,23 @@ async def test_sharing_private_memories_in_groups_is_opt_in(setup: Setup) -> Non
     assert not refused.ok and "/groups on" in refused.text
     await setup.commands.set_group_sharing(LEA, "off")
     assert not (await setup.profiles.load_profile(LEA.key)).share_dm_memories_in_groups
+
+
+class _BrokenEraser:
+    async def forget_user(self, user_key: str) -> None:
+        raise ConnectionError("qdrant is down")
+
+
+async def test_a_store_that_cannot_erase_is_reported_and_the_others_still_erase(
+    redis_client: aioredis.Redis, clock: FakeClock
+) -> None:
+    memories = InMemoryMemoryBrowser()
+    commands, profiles, _ = redis_backed_commands(redis_client, clock, memories, schedule_eraser=_BrokenEraser())
+    memories.add(LEA.key, "has a cat named Miso", clock.now())
+    await commands.set_timezone(LEA, "Europe/Paris")
+
+    result = await commands.forget_everything(LEA)
+
+    assert not result.ok and "try again" in result.text
+    assert (await commands.memories_page(LEA)).total == 0
+    assert (await profiles.load_profile(LEA.key)).timezone is None
