@@ -3,16 +3,39 @@
 from __future__ import annotations
 
 import asyncio
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime, timedelta
 
 import redis.asyncio as aioredis
 
 from bot.config import Settings
 from bot.engine.model import MonthDay, UserProfile
-from jobs import open_proactive_jobs
+from jobs import Planner, open_proactive_jobs
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
 from tests.conftest import FakeClock
 from tests.jobs.fakes import FakeMemory, InMemoryDatedEvents, RecordingMessenger, ScriptedLLM
+
+
+def _sweeping_jobs(
+    redis_client: aioredis.Redis,
+    profiles: RedisProfiles,
+    messenger: RecordingMessenger,
+    clock: FakeClock,
+    llm: ScriptedLLM | None = None,
+) -> AbstractAsyncContextManager[Planner]:
+    """The real scheduler, sweeping every 0.1 s instead of every minute."""
+    return open_proactive_jobs(
+        Settings(),
+        redis=redis_client,
+        profiles=profiles,
+        window=RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=1)),
+        dated_events=InMemoryDatedEvents(),
+        memory=FakeMemory(),
+        llm=llm,
+        messengers={"telegram": messenger},
+        clock=clock,
+        interval=timedelta(seconds=0.1),
+    )
 
 
 async def test_scheduler_sends_a_due_wish_by_itself_and_stops_on_exit(
@@ -23,18 +46,7 @@ async def test_scheduler_sends_a_due_wish_by_itself_and_stops_on_exit(
     clock.current = datetime(2026, 3, 13, 12, tzinfo=UTC)
     await profiles.save_profile(UserProfile("telegram:42", birthday=MonthDay(3, 14), timezone="Europe/Paris"))
 
-    async with open_proactive_jobs(
-        Settings(),
-        redis=redis_client,
-        profiles=profiles,
-        window=RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=1)),
-        dated_events=InMemoryDatedEvents(),
-        memory=FakeMemory(),
-        llm=None,
-        messengers={"telegram": messenger},
-        clock=clock,
-        interval=timedelta(seconds=0.1),
-    ) as planner:
+    async with _sweeping_jobs(redis_client, profiles, messenger, clock) as planner:
         await planner.plan_user("telegram:42")
         clock.current = datetime(2026, 3, 14, 8, 0, 30, tzinfo=UTC)
         for _ in range(100):
@@ -59,18 +71,7 @@ async def test_shutdown_lets_the_running_sweep_finish_its_messages(
     clock.current = datetime(2026, 3, 13, 12, tzinfo=UTC)
     await profiles.save_profile(UserProfile("telegram:42", birthday=MonthDay(3, 14), timezone="Europe/Paris"))
 
-    jobs = open_proactive_jobs(
-        Settings(),
-        redis=redis_client,
-        profiles=profiles,
-        window=RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=1)),
-        dated_events=InMemoryDatedEvents(),
-        memory=FakeMemory(),
-        llm=slow,
-        messengers={"telegram": messenger},
-        clock=clock,
-        interval=timedelta(seconds=0.1),
-    )
+    jobs = _sweeping_jobs(redis_client, profiles, messenger, clock, llm=slow)
     planner = await jobs.__aenter__()
     await planner.plan_user("telegram:42")
     clock.current = datetime(2026, 3, 14, 8, 0, 30, tzinfo=UTC)
