@@ -18,6 +18,7 @@ from aiohttp import web
 from tests.fakes import fake_discord_payloads as p
 from tests.fakes.fake_discord_gateway import FakeGateway
 from tests.fakes.fake_discord_rest import FakeRest, RestState, Sent
+from tests.fakes.loopback import serve_on_loopback
 
 Payload = dict[str, Any]
 T = TypeVar("T")
@@ -43,11 +44,7 @@ class FakeDiscord:
         app = web.Application()
         app.router.add_get("/gateway", fake.gateway.handle)
         app.router.add_routes(FakeRest(fake.rest).routes())
-        runner = web.AppRunner(app, handle_signals=False)
-        await runner.setup()
-        site = web.TCPSite(runner, "127.0.0.1", 0)
-        await site.start()
-        port = runner.addresses[0][1]
+        runner, port = await serve_on_loopback(app)
         fake.api_root = f"http://127.0.0.1:{port}"
         fake.gateway_url = fake.rest.gateway_url = f"ws://127.0.0.1:{port}/gateway"
         try:

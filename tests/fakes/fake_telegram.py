@@ -21,6 +21,8 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.fakes.loopback import serve_on_loopback
+
 JsonObject = dict[str, Any]
 
 # Parameters Telegram treats as plain strings: never JSON-decode them ("123" must stay a string).
@@ -94,11 +96,7 @@ class FakeTelegram:
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._closing.clear()
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self._host, 0)
-        await site.start()
-        self._port = int(self._runner.addresses[0][1])
+        self._runner, self._port = await serve_on_loopback(app, self._host)
 
     async def stop(self) -> None:
         self._closing.set()  # releases held getUpdates at once

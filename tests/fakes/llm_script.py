@@ -18,6 +18,8 @@ from typing import Any, Literal, Self
 
 from aiohttp import web
 
+from tests.fakes.loopback import serve_on_loopback
+
 JsonObject = dict[str, Any]
 JSON_DEFAULT_REPLY = '{"memories": []}'  # what the default responders give a request for JSON
 Responder = Callable[[JsonObject], str]
@@ -151,11 +153,7 @@ class ScriptedLLMServer(ABC):
         app = web.Application()
         app.add_routes(self.routes())
         self._stopping.clear()
-        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
-        await self._runner.setup()
-        site = web.TCPSite(self._runner, self._host, self._port)
-        await site.start()
-        self._bound_port = int(self._runner.addresses[0][1])
+        self._runner, self._bound_port = await serve_on_loopback(app, self._host, self._port)
 
     async def stop(self) -> None:
         self._stopping.set()  # releases hanging handlers at once
