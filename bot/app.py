@@ -127,6 +127,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             options=EngineOptions(
                 default_timezone=settings.default_timezone,
                 default_language=settings.default_language,
+                recall_limit=settings.recall_limit,
+                recall_max_words=settings.recall_max_words,
                 disclosure_enabled=settings.disclosure_enabled,
                 disclosure_interval=timedelta(hours=settings.disclosure_interval_hours),
                 disclosure_texts=tuple(

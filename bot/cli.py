@@ -60,7 +60,7 @@ def _parser() -> argparse.ArgumentParser:
     esub = evaluate.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
     locomo = esub.add_parser("locomo", help="evidence recall@k on LoCoMo conversations (no LLM)")
     locomo.add_argument("--data", type=Path, required=True, help="LoCoMo JSON file")
-    locomo.add_argument("--k", type=int, default=10)
+    locomo.add_argument("--k", type=int, default=None, help="recalled per question (default SOUVENIR_RECALL_LIMIT)")
     locomo.add_argument("--json", type=Path, dest="json_out", help="write the figures to this JSON file")
     locomo.add_argument("--baselines", action="store_true", help="also score BM25 and dense retrieval over raw turns")
     locomo.set_defaults(handler=_eval_locomo)
@@ -104,7 +104,7 @@ async def _memories(args: argparse.Namespace, settings: Settings) -> int:
                 print(f"{item.memory_id}  {item.created_at:%Y-%m-%d}  {item.kind:<9}  {item.text}")
             print(f"({len(page.items)} of {page.total})")
         elif args.action == "search":
-            query = RecallQuery(user.key, args.query, core.clock.now(), scopes=("dm",), limit=10)
+            query = RecallQuery(user.key, args.query, core.clock.now(), scopes=("dm",), limit=settings.recall_limit)
             for memory in await core.memory.recall(query):
                 print(f"{memory.memory_id}  {memory.score:.3f}  {memory.kind:<9}  {memory.text}")
         elif args.action == "forget":

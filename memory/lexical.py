@@ -10,12 +10,12 @@ question asks about are read here too, so recall can favour memories that say th
 
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
+from memory.bm25 import bm25_scores
 from memory.episodes import shown_text
 from memory.records import MemoryRecord
 from memory.sparse import STOPWORDS, tokenize
@@ -70,13 +70,7 @@ def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float
     if not terms or not records:
         return [0.0] * len(records)
     docs, lengths = zip(*(_document(r) for r in records), strict=True)
-    average = sum(lengths) / len(lengths)
-    n = len(docs)
-    idf = {t: math.log(1 + (n - df + 0.5) / (df + 0.5)) for t in terms if (df := sum(1 for d in docs if t in d))}
-    scores = [
-        sum(idf[t] * d[t] * (K1 + 1) / (d[t] + K1 * (1 - B + B * length / average)) for t in idf if t in d)
-        for d, length in zip(docs, lengths, strict=True)
-    ]
+    scores = bm25_scores(docs, lengths, terms, K1, B)
     best = max(scores)
     return [s / best for s in scores] if best > 0 else scores
 

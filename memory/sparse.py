@@ -13,6 +13,8 @@ import zlib
 from collections import Counter
 from dataclasses import dataclass
 
+from memory.bm25 import saturated_tf
+
 # Memories are short sentences: a constant average length keeps documents independent of each other.
 AVERAGE_DOCUMENT_TOKENS = 10.0
 K1 = 1.2
@@ -90,12 +92,11 @@ def encode_document(text: str) -> SparseTerms:
     tokens = tokenize(text)
     if not tokens:
         return SparseTerms((), ())
-    norm = K1 * (1.0 - B + B * len(tokens) / AVERAGE_DOCUMENT_TOKENS)
     weights: dict[int, float] = {}
     for token, tf in Counter(tokens).items():
         index = token_id(token)
         # Two tokens sharing a crc32 are rare enough to just add up.
-        weights[index] = weights.get(index, 0.0) + tf * (K1 + 1.0) / (tf + norm)
+        weights[index] = weights.get(index, 0.0) + saturated_tf(tf, len(tokens), AVERAGE_DOCUMENT_TOKENS, K1, B)
     return _to_terms(weights)
 
 

@@ -54,7 +54,7 @@ class EngineOptions:
     disclosure_enabled: bool = True
     disclosure_interval: timedelta = timedelta(hours=3)
     disclosure_texts: tuple[tuple[str, str], ...] = ()  # (language, text) overrides
-    recall_limit: int = 8
+    recall_limit: int = 10
     recall_max_words: int = 300
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 
 import numpy as np
 
+from memory.bm25 import bm25_scores
 from memory.evaluation.locomo_data import Conversation
 from memory.ports import Embedder
 from memory.sparse import tokenize
@@ -24,10 +24,6 @@ class RawTurns:
         self._vectors = vectors
         self._docs = [Counter(tokenize(text)) for text in self.texts]
         self._lengths = [sum(d.values()) for d in self._docs]
-        self._avg = sum(self._lengths) / max(1, len(self._lengths))
-        frequency = Counter(token for d in self._docs for token in d)
-        n = len(self._docs)
-        self._idf = {t: math.log(1 + (n - f + 0.5) / (f + 0.5)) for t, f in frequency.items()}
 
     @classmethod
     async def build(cls, conversation: Conversation, embedder: Embedder) -> RawTurns:
@@ -35,15 +31,7 @@ class RawTurns:
         return cls(conversation, np.asarray(await embedder.embed(texts), dtype=np.float32))
 
     def bm25(self, question: str, k: int, k1: float = 1.2, b: float = 0.75) -> list[str]:
-        terms = set(tokenize(question))
-        scores = []
-        for doc, length in zip(self._docs, self._lengths, strict=True):
-            s = 0.0
-            for t in terms:
-                tf = doc.get(t, 0)
-                if tf:
-                    s += self._idf[t] * tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / self._avg))
-            scores.append(s)
+        scores = bm25_scores(self._docs, self._lengths, set(tokenize(question)), k1, b)
         order = np.argsort(-np.asarray(scores), kind="stable")
         return [self.ids[i] for i in order[:k] if scores[i] > 0]
 

@@ -30,7 +30,6 @@ from memory.qdrant.index import QdrantMemoryIndex
 from memory.service import LongTermMemoryService
 
 PLATFORM = "locomo"
-MAX_WORDS = 300
 
 
 class _FixedClock:
@@ -71,7 +70,11 @@ async def _ingest(service: LongTermMemoryService, conversations: list[Conversati
 
 
 async def _score_memory(
-    service: LongTermMemoryService, store: QdrantMemoryIndex, conversations: list[Conversation], k: int
+    service: LongTermMemoryService,
+    store: QdrantMemoryIndex,
+    conversations: list[Conversation],
+    k: int,
+    max_words: int,
 ) -> Tally:
     tally = Tally("souvenir", k)
     for conversation in conversations:
@@ -79,7 +82,7 @@ async def _score_memory(
         for question in conversation.questions:
             started = time.perf_counter()
             recalled = await service.recall(
-                RecallQuery(user_key, question.text, conversation.asked_at, limit=k, max_words=MAX_WORDS)
+                RecallQuery(user_key, question.text, conversation.asked_at, limit=k, max_words=max_words)
             )
             latency = (time.perf_counter() - started) * 1000
             records = {r.memory_id: r for r in await store.fetch(user_key, [m.memory_id for m in recalled])}
@@ -119,9 +122,11 @@ def _table(tallies: list[Tally], k: int) -> Table:
 
 
 async def run_locomo_eval(
-    settings: Settings, data: Path, k: int = 10, json_out: Path | None = None, baselines: bool = False
+    settings: Settings, data: Path, k: int | None = None, json_out: Path | None = None, baselines: bool = False
 ) -> int:
-    """Runs the evaluation and prints it; returns the process exit code (2 when the data is unusable)."""
+    """Runs the evaluation and prints it; returns the process exit code (2 when the data is unusable).
+    `k` defaults to what the companion recalls for each reply (SOUVENIR_RECALL_LIMIT)."""
+    k = settings.recall_limit if k is None else k
     console = Console(width=150)
     try:
         conversations = await asyncio.to_thread(load_locomo, data)
@@ -138,7 +143,7 @@ async def run_locomo_eval(
             async with open_memory_index(eval_settings, embedder, clock=clock) as store:
                 service = LongTermMemoryService(store, default_timezone="UTC")
                 messages, seconds = await _ingest(service, conversations)
-                tally = await _score_memory(service, store, conversations, k)
+                tally = await _score_memory(service, store, conversations, k, settings.recall_max_words)
             others = await _score_baselines(conversations, embedder, k) if baselines else []
     console.print(_table([tally, *others], k))
     ingest_rate = messages / seconds if seconds > 0 else 0.0
