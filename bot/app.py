@@ -129,13 +129,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 default_language=settings.default_language,
                 recall_limit=settings.recall_limit,
                 recall_max_words=settings.recall_max_words,
-                disclosure_enabled=settings.disclosure_enabled,
-                disclosure_interval=timedelta(hours=settings.disclosure_interval_hours),
-                disclosure_texts=tuple(
-                    (lang, text)
-                    for lang, text in (("en", settings.disclosure_text_en), ("fr", settings.disclosure_text_fr))
-                    if text
-                ),
+                disclosure=settings.disclosure_policy,
             ),
         )
         stack.push_async_callback(engine.drain)

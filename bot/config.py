@@ -7,7 +7,7 @@ Every variable is documented in `.env.example`. `load_settings()` turns validati
 from __future__ import annotations
 
 import re
-from datetime import time
+from datetime import time, timedelta
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from bot.engine.disclosure import DisclosurePolicy
 from bot.errors import ConfigError
 
 LLMProvider = Literal["openai", "anthropic", "openai-compatible"]
@@ -118,6 +119,15 @@ class Settings(BaseSettings):
     @property
     def resolved_llm_model(self) -> str:
         return self.llm_model or _DEFAULT_MODELS[self.llm_provider]
+
+    @property
+    def disclosure_policy(self) -> DisclosurePolicy:
+        texts = (("en", self.disclosure_text_en), ("fr", self.disclosure_text_fr))
+        return DisclosurePolicy(
+            enabled=self.disclosure_enabled,
+            interval=timedelta(hours=self.disclosure_interval_hours),
+            texts=tuple((language, text) for language, text in texts if text),
+        )
 
     @property
     def quiet_hours_range(self) -> tuple[time, time]:

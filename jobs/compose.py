@@ -8,17 +8,15 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.config import Settings
+from bot.engine.language import LANGUAGE_NAMES
 from bot.engine.model import DM_SCOPE, ChatTurn, RecallQuery, UserProfile
 from bot.engine.persona import Persona
 from bot.engine.ports import CompletionRequest, LanguageModel, LongTermMemory
-from bot.engine.texts import say
 from bot.errors import LLMUnavailable
 from jobs.templates import template
 
 log = logging.getLogger(__name__)
 
-_LANGUAGE_NAMES = {"en": "English", "fr": "French"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,18 +33,6 @@ class Occasion:
 
 def first_name(profile: UserProfile) -> str:
     return profile.display_name.split()[0] if profile.display_name.strip() else ""
-
-
-def disclosure_due(settings: Settings, profile: UserProfile, now: datetime) -> bool:
-    if not settings.disclosure_enabled:
-        return False
-    last = profile.last_disclosed_at
-    return last is None or now - last >= timedelta(hours=settings.disclosure_interval_hours)
-
-
-def disclosure_text(settings: Settings, language: str) -> str:
-    custom = settings.disclosure_text_fr if language == "fr" else settings.disclosure_text_en
-    return custom or say("disclosure", language)
 
 
 def fixed_text(occasion: Occasion, profile: UserProfile, language: str) -> str:
@@ -133,12 +119,9 @@ def _request(
     name = first_name(profile) or "them"
     known = "\n".join(f"- {m}" for m in memories) or "- (nothing relevant)"
     # The same voice as in conversation: the persona, when the app gives one.
-    voice = (
-        f"You are {persona.name}, an AI companion who remembers what people share with you. "
-        f"{persona.personality} Speaking style: {persona.speaking_style}\n"
-        if persona is not None
-        else "You are an AI companion who remembers what people share with you. "
-    )
+    voice = "You are an AI companion who remembers what people share with you. "
+    if persona is not None:
+        voice = persona.voice() + "\n\n"
     system = (
         voice + "You are writing FIRST, "
         f"unprompted, in a private chat with {name}.\n"
@@ -148,7 +131,7 @@ def _request(
         "woven in naturally — never list them, never say 'I remember that', never invent facts):\n"
         f"{known}\n"
         "Take their recent mood into account. Write ONE short message (1 to 3 sentences) in "
-        f"{_LANGUAGE_NAMES.get(language, 'English')}, warm and specific, like a friend texting. "
+        f"{LANGUAGE_NAMES.get(language, 'English')}, warm and specific, like a friend texting. "
         "No preamble, no quotes around it, no signature, no hashtags."
     )
     turns = (ChatTurn("user", "(Write the message now.)", now),)

@@ -26,7 +26,7 @@ from bot.config import Settings
 from bot.engine.model import ChatTurn, UserProfile, UserRef, dm_conversation_id
 from bot.engine.ports import Clock, DatedEvents, Messenger
 from bot.errors import UserUnreachable
-from jobs.compose import Composer, disclosure_due, disclosure_text
+from jobs.compose import Composer
 from jobs.decisions import Decider, Decision, DropUser, ForgetEvent, Move, Send
 from jobs.due_store import Claim, ClaimRequest, DueStore
 from jobs.members import Member
@@ -221,13 +221,13 @@ class Sweeper:
         language = profile.language or self._settings.default_language
         now = self._clock.now()
         text = await self._composer.compose(send.occasion, profile, language, now, send.zone.key)
-        return text, disclosure_due(self._settings, profile, now)
+        return text, self._settings.disclosure_policy.due(profile.last_disclosed_at, now)
 
     async def _deliver(self, send: Send, claim: Claim, composed: tuple[str, bool]) -> _Result:
         member, (text, disclose) = send.request.member, composed
         counted = claim is Claim.CLAIMED
         language = send.profile.language or self._settings.default_language
-        shown = f"{disclosure_text(self._settings, language)}\n\n{text}" if disclose else text
+        shown = self._settings.disclosure_policy.shown(text, language, disclose)
         try:
             await self._messengers[member.platform].send_direct(member.user_key, shown)
         except UserUnreachable:

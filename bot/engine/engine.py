@@ -9,11 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine
-from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from dataclasses import dataclass, field, replace
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
 from bot.engine.locks import KeyedLocks
 from bot.engine.model import (
@@ -51,9 +51,7 @@ _CONTEXT_TURNS = 4
 class EngineOptions:
     default_timezone: str = "UTC"
     default_language: str = "en"
-    disclosure_enabled: bool = True
-    disclosure_interval: timedelta = timedelta(hours=3)
-    disclosure_texts: tuple[tuple[str, str], ...] = ()  # (language, text) overrides
+    disclosure: DisclosurePolicy = field(default_factory=DisclosurePolicy)
     recall_limit: int = 10
     recall_max_words: int = 300
 
@@ -131,8 +129,8 @@ class Engine:
             text, fallback = "", True
         if fallback:
             text = say("fallback", language)
-        disclose = self._disclosure_due(profile, now)
-        shown = f"{self._disclosure_text(language)}\n\n{text}" if disclose else text
+        disclose = self._options.disclosure.due(profile.last_disclosed_at, now)
+        shown = self._options.disclosure.shown(text, language, disclose)
         reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback)
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
@@ -172,15 +170,6 @@ class Engine:
             # A memory outage degrades the reply; it must not stop it.
             log.exception("recall failed; answering without long-term memories")
             return []
-
-    def _disclosure_due(self, profile: UserProfile, now: datetime) -> bool:
-        if not self._options.disclosure_enabled:
-            return False
-        last = profile.last_disclosed_at
-        return last is None or now - last >= self._options.disclosure_interval
-
-    def _disclosure_text(self, language: str) -> str:
-        return dict(self._options.disclosure_texts).get(language) or say("disclosure", language)
 
     async def _after_reply(self, exchange: Exchange) -> None:
         try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 SUPPORTED = ("en", "fr")
+LANGUAGE_NAMES = {"en": "English", "fr": "French"}  # as the model is told which one to write
 
 _FR = frozenset(
     "je j tu il elle nous vous ils elles le la les un une des du de au aux et ou mais donc est suis es sommes "

@@ -6,10 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.engine.language import LANGUAGE_NAMES
 from bot.engine.model import RecalledMemory
 from bot.engine.persona import Persona
-
-_LANGUAGE_NAMES = {"en": "English", "fr": "French"}
 
 _WEAVE = (
     "Use what you remember the way a close friend would: bring it in naturally when it fits "
@@ -46,19 +45,14 @@ def _relative_day(event: datetime, local_now: datetime) -> str:
 
 
 def build_system_prompt(context: PromptContext) -> str:
-    persona = context.persona
     who = context.user_name or "the person you are talking with"
-    parts = [f"You are {persona.name}, an AI companion. {persona.personality}"]
-    if persona.speaking_style:
-        parts.append(f"Speaking style: {persona.speaking_style}")
-    if persona.boundaries:
-        parts.append("Boundaries:\n" + "\n".join(f"- {b}" for b in persona.boundaries))
+    parts = [context.persona.voice()]
     now = context.local_now
     parts.append(
         f"For {who} it is {now.strftime('%A %d %B %Y, %H:%M')} ({context.timezone}). "
         "Keep the time of day and the day of the week in mind (don't say good morning at night)."
     )
-    language = _LANGUAGE_NAMES.get(context.language, "English")
+    language = LANGUAGE_NAMES.get(context.language, "English")
     parts.append(f"Reply in {language}, the language {who} writes in.")
     if context.in_group:
         parts.append(

@@ -168,7 +168,3 @@ def say(key: str, language: str | None, /, **values: object) -> str:
     variants = _TEXTS[key]
     text = variants.get(language or "en") or variants["en"]
     return text.format(**values) if values else text
-
-
-def has_text(key: str) -> bool:
-    return key in _TEXTS

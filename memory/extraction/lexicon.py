@@ -44,7 +44,6 @@ PETS = "cat|dog|kitten|puppy|rabbit|bunny|hamster|parrot|horse|chat|chatte|chien
 
 MY_RELATION = re.compile(rf"\b(?:my|mon|ma|mes)\s+(?P<who>{RELATIONS}|{PETS})(?:'s)?\b", re.I)
 NAME_POSSESSIVE = re.compile(r"\b(?P<who>[A-Z][a-zà-ÿ]+)'s\b|\bde (?P<who2>[A-Z][a-zà-ÿ]+)\b")
-SELF_POSSESSIVE = re.compile(r"\b(?:my|mon|ma|notre|our)\s*$", re.I)
 
 CHANGE = re.compile(
     r"\b(?:now|anymore|any more|no longer|these days|nowadays|stopped|quit|gave up|désormais|dorénavant|"

@@ -12,7 +12,7 @@ from datetime import datetime
 
 from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import extract_dated
-from memory.extraction.lexicon import CHANGE, MY_RELATION, PETS, RELATIONS, SENSITIVE
+from memory.extraction.lexicon import CHANGE, PETS, RELATIONS, SENSITIVE
 from memory.records import MemoryKind
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
@@ -128,8 +128,3 @@ def extract_offline(text: str, at: datetime, timezone: str, language: str) -> li
         found.extend(_facts(sentence))
         found.extend(_feelings(sentence))
     return unique(found)
-
-
-def relation_of(sentence: str) -> str | None:
-    match = MY_RELATION.search(sentence)
-    return match["who"].lower() if match else None
