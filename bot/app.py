@@ -79,6 +79,7 @@ class Core:
     window: RedisConversationWindow
     memory: MemoryService
     planner: DeferredPlanner
+    schedule: Planner  # the one planner and due store: commands, memory and the sweep share it
     clock: Clock
     llm: LanguageModel
 
@@ -114,7 +115,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             open_long_term_memory(settings, clock=clock, llm=llm if settings.llm_extraction else None, planner=planner)
         )
         # Planning works without the scheduler running, so /birthday and erasure keep schedules right everywhere.
-        planner.target = Planner(settings, redis=client, profiles=profiles, dated_events=memory, clock=clock)
+        schedule = Planner(settings, redis=client, profiles=profiles, dated_events=memory, clock=clock)
+        planner.target = schedule
         engine = Engine(
             llm=llm,
             window=window,
@@ -144,7 +146,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             default_language=settings.default_language,
             bot_name=persona.name,
         )
-        yield Core(settings, engine, commands, client, profiles, window, memory, planner, clock, llm)
+        yield Core(settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm)
 
 
 
@@ -170,7 +172,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
         await stack.enter_async_context(
             open_proactive_jobs(
                 settings,
-                redis=core.redis,
+                planner=core.schedule,
                 profiles=core.profiles,
                 window=core.window,
                 dated_events=core.memory,

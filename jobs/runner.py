@@ -15,7 +15,6 @@ from bot.config import Settings
 from bot.engine.persona import Persona
 from bot.engine.ports import Clock, DatedEvents, LanguageModel, LongTermMemory, Messenger
 from jobs.compose import Composer
-from jobs.due_store import RedisClient
 from jobs.planner import Planner
 from jobs.ports import SweepProfiles, WindowAppends
 from jobs.sweep import Sweeper
@@ -63,7 +62,7 @@ class _SweepJob:
 async def open_proactive_jobs(
     settings: Settings,
     *,
-    redis: RedisClient,
+    planner: Planner,
     profiles: SweepProfiles,
     window: WindowAppends,
     dated_events: DatedEvents,
@@ -73,16 +72,15 @@ async def open_proactive_jobs(
     clock: Clock,
     persona: Persona | None = None,
     interval: timedelta = timedelta(minutes=1),
-    lease: timedelta = timedelta(minutes=10),
     compose_timeout: timedelta = timedelta(minutes=2),
     shutdown_timeout: timedelta = timedelta(seconds=30),
 ) -> AsyncIterator[Planner]:
-    """Start the every-minute sweep; yield the planner (OccasionPlanner + UserDataEraser); stop on exit.
+    """Start the every-minute sweep over `planner`'s schedule (the one planner the app also hands to commands
+    and memory, so both see one due store); yield it; stop on exit.
 
-    `lease`: how long a sweep may hold an item or a claim before another takes it over — keep it well above
-    `compose_timeout` (after which the template is used) plus a platform send.
+    The planner's lease (how long a sweep may hold an item or a claim before another takes it over) must stay
+    well above `compose_timeout` (after which the template is used) plus a platform send.
     """
-    planner = Planner(settings, redis=redis, profiles=profiles, dated_events=dated_events, clock=clock, lease=lease)
     sweeper = Sweeper(
         settings,
         due=planner.due,

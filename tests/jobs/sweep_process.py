@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 from bot.config import Settings
 from bot.engine.model import DatedEvent
 from bot.engine.ports import CompletionRequest
-from jobs import open_proactive_jobs
+from jobs import Planner, open_proactive_jobs
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
 
 
@@ -75,18 +75,25 @@ async def main() -> None:
     client = aioredis.from_url(args.redis_url)
     messenger = RecordingMessenger(client, args.name)
     model = StallingModel(client, args.name, args.stall_after) if args.stall_after is not None else None
+    clock = RunningClock(datetime.fromisoformat(args.start))
     async with open_proactive_jobs(
         Settings(),
-        redis=client,
+        planner=Planner(
+            Settings(),
+            redis=client,
+            profiles=RedisProfiles(client),
+            dated_events=NoDatedEvents(),
+            clock=clock,
+            lease=timedelta(seconds=args.lease),
+        ),
         profiles=RedisProfiles(client),
         window=RedisConversationWindow(client, max_turns=20, ttl=timedelta(hours=1)),
         dated_events=NoDatedEvents(),
         memory=None,
         llm=model,
         messengers={"telegram": messenger},
-        clock=RunningClock(datetime.fromisoformat(args.start)),
+        clock=clock,
         interval=timedelta(seconds=0.2),
-        lease=timedelta(seconds=args.lease),
         compose_timeout=timedelta(minutes=5),  # a stalled model stays stalled (no template rescue)
         shutdown_timeout=timedelta(seconds=1),
     ):

@@ -26,7 +26,9 @@ def _sweeping_jobs(
     """The real scheduler, sweeping every 0.1 s instead of every minute."""
     return open_proactive_jobs(
         Settings(),
-        redis=redis_client,
+        planner=Planner(
+            Settings(), redis=redis_client, profiles=profiles, dated_events=InMemoryDatedEvents(), clock=clock
+        ),
         profiles=profiles,
         window=RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=1)),
         dated_events=InMemoryDatedEvents(),
