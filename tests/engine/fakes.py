@@ -49,6 +49,8 @@ class RecordingMemory:
         return self.memories
 
     async def remember_exchange(self, exchange: Exchange) -> None:
+        if self.broken:
+            raise ConnectionError("qdrant is down")
         self.exchanges.append(exchange)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 
+import pytest
+
 from bot.engine.model import RecalledMemory
 from tests.engine.conftest import MessageFactory, Rig
 
@@ -100,13 +102,22 @@ async def test_group_messages_never_recall_private_memories_unless_opted_in(rig:
     assert set(rig.memory.queries[-1].scopes) == {"group:telegram:chat:-100", "dm"}
 
 
-async def test_a_memory_outage_still_gets_a_reply_and_the_exchange_is_kept(rig: Rig, message: MessageFactory) -> None:
-    rig.memory.broken = True
-    reply = await rig.engine.handle(message("anyone home?"))
+async def test_a_memory_outage_still_gets_a_reply_and_the_exchange_stays_in_context(
+    rig: Rig, message: MessageFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    rig.memory.broken = True  # recall and writes both fail
+    first = message("anyone home?")
+    reply = await rig.engine.handle(first)
     await rig.engine.drain()
+    second = await rig.engine.handle(message("still there?"))
 
-    assert reply is not None and not reply.fallback
-    assert [e.message.text for e in rig.memory.exchanges] == ["anyone home?"]
+    assert reply is not None and not reply.fallback and second is not None and not second.fallback
+    assert rig.memory.exchanges == []  # nothing reached long-term memory...
+    assert "could not store the exchange" in caplog.text  # ...and the operator is told
+    turns = await rig.window.recent_turns(first.conversation_id)
+    assert [(t.role, t.text) for t in turns][0] == ("user", "anyone home?")
+    assert turns[1].role == "assistant" and turns[1].text in reply.text  # the next reply still had it
+    assert rig.llm.requests[-1].turns[0].text == "anyone home?"
     assert rig.planner.activity and rig.planner.activity[0][0] == "telegram:42"
 
 
