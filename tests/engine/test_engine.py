@@ -115,7 +115,7 @@ async def test_a_memory_outage_still_gets_a_reply_and_the_exchange_stays_in_cont
     assert rig.memory.exchanges == []  # nothing reached long-term memory...
     assert "could not store the exchange" in caplog.text  # ...and the operator is told
     turns = await rig.window.recent_turns(first.conversation_id)
-    assert [(t.role, t.text) for t in turns][0] == ("user", "anyone home?")
+    assert (turns[0].role, turns[0].text) == ("user", "anyone home?")
     assert turns[1].role == "assistant" and turns[1].text in reply.text  # the next reply still had it
     assert rig.llm.requests[-1].turns[0].text == "anyone home?"
     assert rig.planner.activity and rig.planner.activity[0][0] == "telegram:42"
