@@ -229,6 +229,8 @@ class FakeTelegram:
         params, files = await _read_params(request)
         call = ApiCall(method, params, asyncio.get_running_loop().time(), files)
         self.calls.append(call)
+        async with self._changed:  # a held long poll is already something to wait for
+            self._changed.notify_all()
         try:
             return await self._answer(method.lower(), params, files)
         finally:

@@ -88,9 +88,9 @@ async def test_two_processes_send_each_of_1000_birthdays_once(redis_url: str, re
     first, second = await _start(redis_url, "A"), await _start(redis_url, "B")
     try:
         await _wait_for(lambda: _count(redis_client, USERS), 25)
-        await asyncio.sleep(0.5)  # time for a duplicate to show up, if any
-    finally:
+    finally:  # both processes have exited (their sweeps finished) before duplicates are counted
         await _stop(redis_client, first, second)
+    assert (first.returncode, second.returncode) == (0, 0)
 
     delivered = Counter(user for _, user in await _deliveries(redis_client))
     assert len(delivered) == USERS and set(delivered.values()) == {1}
@@ -109,8 +109,7 @@ async def test_one_process_killed_mid_sweep_loses_and_duplicates_nothing(
         os.kill(doomed.pid, signal.SIGKILL)
         await doomed.wait()
         await _wait_for(lambda: _count(redis_client, USERS), 20)
-        await asyncio.sleep(0.5)
-    finally:
+    finally:  # the survivor has exited (its sweep finished) before duplicates are counted
         if doomed.returncode is None:
             doomed.kill()
         await _stop(redis_client, *([survivor] if survivor else []))

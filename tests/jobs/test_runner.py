@@ -57,9 +57,16 @@ async def test_scheduler_sends_a_due_wish_by_itself_and_stops_on_exit(
             await asyncio.sleep(0.05)
     sent_while_running = list(messenger.deliveries)
     clock.current = datetime(2027, 3, 14, 8, 0, 30, tzinfo=UTC)  # due again, but nothing sweeps any more
-    await asyncio.sleep(0.3)
+    # A live scheduler sending next year's wish is the signal that the stopped one had its chance too.
+    successor = RecordingMessenger(clock)
+    async with _sweeping_jobs(redis_client, profiles, successor, clock):
+        for _ in range(100):
+            if successor.deliveries:
+                break
+            await asyncio.sleep(0.05)
 
     assert [d.user_key for d in sent_while_running] == ["telegram:42"]
+    assert [d.user_key for d in successor.deliveries] == ["telegram:42"]
     assert messenger.deliveries == sent_while_running
 
 

@@ -8,6 +8,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.telegram import run_telegram
+from adapters.telegram.split import split_message
 from bot.engine.model import ChatKind
 from bot.errors import ConfigError
 from tests.adapters.telegram.conftest import EchoEngine, Souvenir, telegram_settings
@@ -93,11 +94,11 @@ async def test_a_long_reply_arrives_in_pieces_within_telegrams_limit(souvenir: S
     telegram = souvenir.telegram
     long_text = "\n\n".join(f"Paragraph {n}: " + "memories " * 250 for n in range(4))
     await telegram.push_text(79, long_text)
-    await telegram.wait_for(lambda: len(telegram.sent(79)) >= 2)
-    await asyncio.sleep(0.05)  # any further piece of the same reply
+    expected = split_message("echo: " + long_text)
+    await telegram.wait_for(lambda: len(telegram.sent(79)) >= len(expected))
     pieces = telegram.texts(79)
-    assert all(len(piece) <= 4096 for piece in pieces)
-    assert " ".join(pieces).split() == ("echo: " + long_text).split()
+    assert len(expected) >= 2 and all(len(piece) <= 4096 for piece in pieces)
+    assert pieces == expected
 
 
 async def test_a_failing_handler_apologises_and_the_bot_carries_on(

@@ -31,8 +31,8 @@ async def test_json_bodies_and_forms_with_json_encoded_values_mean_the_same(tele
 
 async def test_get_updates_holds_until_an_update_arrives_and_offsets_acknowledge(telegram: FakeTelegram) -> None:
     poll = asyncio.create_task(call(telegram, "getUpdates", json={"timeout": 5}))
-    await asyncio.sleep(0.05)
-    assert not poll.done()
+    await telegram.wait_for(lambda: bool(telegram.calls_of("getUpdates")))  # the server holds the request...
+    assert not poll.done()  # ...and has not answered it
     pushed = await telegram.push_text(7, "hello")
     first = await asyncio.wait_for(poll, 2)
     assert first["result"] == [pushed]
