@@ -25,7 +25,7 @@ import redis.asyncio as aioredis
 from bot.engine.clock import SystemClock
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id
-from bot.engine.noop import NoLongTermMemory, NoPlanner
+from bot.engine.noop import NoDatedEvents, NoLongTermMemory, NoPlanner
 from bot.engine.ports import CompletionRequest
 from bot.persona_file import load_persona
 from memory.embedded_redis import embedded_redis
@@ -65,6 +65,7 @@ async def main() -> None:
             profiles=RedisProfiles(client),
             memory=NoLongTermMemory(),
             planner=NoPlanner(),
+            dated_events=NoDatedEvents(),
             persona=load_persona(None),
             clock=clock,
             options=EngineOptions(default_timezone="Europe/Paris"),
