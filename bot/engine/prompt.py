@@ -61,9 +61,10 @@ def _possessive(user_name: str) -> str:
 
 
 def _occasion_line(occasion: Occasion, user_name: str, today: date) -> str:
-    what = f"{_possessive(user_name)} {occasion.what}" if occasion.own and occasion.kind != "event" else occasion.what
+    personal = occasion.own and occasion.kind != "event"  # their birthday or anniversary
+    what = f"{_possessive(user_name)} {occasion.what}" if personal else occasion.what
     if occasion.in_days == 0:
-        return f"- Today is {what}." if occasion.kind != "event" else f"- Today: {what}."
+        return f"- Today is {what}." if personal else f"- Today: {what}."
     return f"- {what[0].upper()}{what[1:]}: {relative_day(today + timedelta(days=occasion.in_days), today)}."
 
 
@@ -90,7 +91,8 @@ def build_system_prompt(context: PromptContext) -> str:
         lines = [_occasion_line(o, context.user_name, now.date()) for o in context.occasions]
         parts.append(
             f"Occasions for {who}, by their local date (for you only):\n" + "\n".join(lines) + "\n"
-            "Wish a happy birthday or anniversary that is today warmly, once; mention one ahead only if it fits."
+            "If it is their own birthday or anniversary today, wish them well warmly, once (not again if you "
+            "already have); bring up the others only when it fits."
         )
     if context.memories:
         lines = []

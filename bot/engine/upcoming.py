@@ -26,6 +26,14 @@ class Occasion:
     in_days: int  # 0 today, 1 tomorrow…
 
 
+def _words(event: DatedEvent) -> str:
+    """The prompt says "Today is Léa's birthday" in English: a French "anniversaire" of their own is named in
+    English by its kind (someone else's keeps its words, "anniversaire (sœur)", which the model reads fine)."""
+    if event.about is None and event.language != "en" and event.kind in ("birthday", "anniversary"):
+        return event.kind
+    return event.what
+
+
 def _next_date(event: DatedEvent, today: date) -> date:
     return next_yearly(event.on.month, event.on.day, today) if event.yearly else event.on
 
@@ -43,7 +51,7 @@ def upcoming_occasions(
         own = event.about is None
         if birthday is not None and own and event.kind == "birthday":
             continue  # the profile birthday is the one the person set on purpose
-        found.append(Occasion(event.what, event.kind, own, (_next_date(event, today) - today).days))
+        found.append(Occasion(_words(event), event.kind, own, (_next_date(event, today) - today).days))
     seen: set[tuple[str, int]] = set()
     out: list[Occasion] = []
     for occasion in sorted(found, key=lambda o: (o.in_days, not o.own)):

@@ -50,3 +50,12 @@ def test_nearest_first_today_first_and_only_a_few() -> None:
 
 def test_far_occasions_are_left_out() -> None:
     assert upcoming_occasions(MonthDay(3, 30), [], TODAY) == []
+
+
+def test_a_french_own_birthday_is_named_by_its_kind_and_someone_elses_keeps_its_words() -> None:
+    mine = DatedEvent("b1", "telegram:42", "anniversaire", date(2020, 3, 14), True, "birthday", language="fr")
+    sister = DatedEvent("b2", "telegram:42", "anniversaire (sœur)", date(2020, 3, 15), True, "birthday", "sœur", "fr")
+    assert upcoming_occasions(None, [mine, sister], TODAY) == [
+        Occasion("birthday", "birthday", True, 0),
+        Occasion("anniversaire (sœur)", "birthday", False, 1),
+    ]
