@@ -28,8 +28,8 @@ from bot.config import Settings
 from bot.engine.clock import SystemClock
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id
-from bot.engine.noop import NoLongTermMemory, NoPlanner
-from bot.engine.ports import CompletionRequest, LongTermMemory
+from bot.engine.noop import NoDatedEvents, NoLongTermMemory, NoPlanner
+from bot.engine.ports import CompletionRequest, DatedEvents, LongTermMemory
 from bot.persona_file import load_persona
 from memory.embedded_redis import embedded_redis
 from memory.factory import open_long_term_memory
@@ -64,9 +64,11 @@ async def main() -> None:
         await client.flushdb()
         clock = SystemClock()
         memory: LongTermMemory = NoLongTermMemory()
+        dated_events: DatedEvents = NoDatedEvents()
         if args.memory:
             data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-            memory = await stack.enter_async_context(open_long_term_memory(Settings(data_dir=data), clock=clock))
+            service = await stack.enter_async_context(open_long_term_memory(Settings(data_dir=data), clock=clock))
+            memory, dated_events = service, service
         engine = Engine(
             llm=InstantLLM(),
             window=RedisConversationWindow(client, max_turns=20, ttl=timedelta(hours=72)),
@@ -74,6 +76,7 @@ async def main() -> None:
             profiles=RedisProfiles(client),
             memory=memory,
             planner=NoPlanner(),
+            dated_events=dated_events,
             persona=load_persona(None),
             clock=clock,
             options=EngineOptions(default_timezone="Europe/Paris"),

@@ -124,6 +124,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             profiles=profiles,
             memory=memory,
             planner=planner,
+            dated_events=memory,
             persona=persona,
             clock=clock,
             options=EngineOptions(

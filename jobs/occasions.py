@@ -7,12 +7,12 @@ and the configured local time in the person's zone each time, so they follow DST
 
 from __future__ import annotations
 
-import calendar
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.engine.model import DatedEvent, MonthDay
+from bot.engine.relative_time import yearly_date
 
 # Phases of an occurrence: what the message is about relative to the occasion.
 ON_THE_DAY = "day"
@@ -47,13 +47,6 @@ def fire_time(day: date, at: time, zone: ZoneInfo) -> datetime:
     (02:30 on a 02:00→03:00 night fires at 03:30); a repeated one in autumn fires at its first instant."""
     local = datetime.combine(day, at, tzinfo=zone)  # fold=0
     return local.astimezone(UTC)
-
-
-def yearly_date(month: int, day: int, year: int) -> date:
-    """29 February is kept on 28 February in years without it."""
-    if month == 2 and day == 29 and not calendar.isleap(year):
-        return date(year, 2, 28)
-    return date(year, month, day)
 
 
 def _yearly_occurrences(

@@ -23,6 +23,7 @@ from functools import lru_cache
 from bot.engine.dates import FoundDate
 from bot.engine.model import RecalledMemory, RecallQuery
 from memory.episodes import shown_text
+from memory.extraction.candidates import PRECISION
 from memory.lexical import asked_names, keyword_scores, says_any, stems
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
@@ -173,9 +174,29 @@ def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMem
             text = " ".join(words[:words_left]) + " …"
         kept_tokens.append(tokens)
         words_left -= min(len(words), words_left)
-        out.append(RecalledMemory(item.record.memory_id, item.record.kind.value, text, round(item.score, 4),
-                                  item.record.event_at))  # fmt: skip
+        out.append(recalled(item.record, text, item.score))
     return out
+
+
+def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
+    """A record as the prompt shows it, with what it needs to say when it was told and when it happens."""
+    on = None
+    if record.kind is MemoryKind.TEMPORAL and record.local_date:
+        try:
+            on = date.fromisoformat(record.local_date)
+        except ValueError:
+            pass  # stale data: the prompt falls back to event_at
+    return RecalledMemory(
+        record.memory_id,
+        record.kind.value,
+        text,
+        round(score, 4),
+        record.event_at,
+        told_at=record.created_at,
+        on=on,
+        precision=record.attributes.get(PRECISION, "day"),
+        yearly=record.recurrence == "yearly",
+    )
 
 
 def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[FoundDate],

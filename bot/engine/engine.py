@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import Coroutine
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -31,6 +32,7 @@ from bot.engine.ports import (
     Clock,
     CompletionRequest,
     ConversationWindow,
+    DatedEvents,
     LanguageModel,
     LongTermMemory,
     MessageClaims,
@@ -39,12 +41,15 @@ from bot.engine.ports import (
 )
 from bot.engine.prompt import PromptContext, build_system_prompt
 from bot.engine.texts import say
+from bot.engine.upcoming import Occasion, upcoming_occasions
 from bot.errors import LLMUnavailable
 
 log = logging.getLogger(__name__)
 
 # Turns handed to long-term memory with each exchange, so a message is stored with what it answered.
 _CONTEXT_TURNS = 4
+# A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
+_OCCASIONS_TIMEOUT = 1.0  # seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +71,7 @@ class Engine:
         profiles: ProfileStore,
         memory: LongTermMemory,
         planner: OccasionPlanner,
+        dated_events: DatedEvents,
         persona: Persona,
         clock: Clock,
         options: EngineOptions,
@@ -76,6 +82,7 @@ class Engine:
         self._profiles = profiles
         self._memory = memory
         self._planner = planner
+        self._dated_events = dated_events
         self._persona = persona
         self._clock = clock
         self._options = options
@@ -101,7 +108,10 @@ class Engine:
             message.text, hint=profile.language or message.language_hint, default=self._options.default_language
         )
         zone = profile.timezone or self._options.default_timezone
-        memories = await self._recall(message, profile, zone)
+        local_now = now.astimezone(ZoneInfo(zone))
+        memories, occasions = await asyncio.gather(
+            self._recall(message, profile, zone), self._occasions(message, profile, local_now)
+        )
         history = await self._window.recent_turns(message.conversation_id)
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
         in_group = message.chat_kind is ChatKind.GROUP
@@ -109,11 +119,12 @@ class Engine:
             PromptContext(
                 persona=self._persona,
                 user_name=message.user.display_name,
-                local_now=now.astimezone(ZoneInfo(zone)),
+                local_now=local_now,
                 timezone=zone,
                 language=language,
                 in_group=in_group,
                 memories=memories,
+                occasions=occasions,
             )
         )
         turns = tuple(_for_model(t, in_group) for t in [*history, user_turn])
@@ -170,6 +181,20 @@ class Engine:
             # A memory outage degrades the reply; it must not stop it.
             log.exception("recall failed; answering without long-term memories")
             return []
+
+    async def _occasions(self, message: IncomingMessage, profile: UserProfile, local_now: datetime) -> list[Occasion]:
+        """Birthdays and dated events today or just ahead, whatever recall found. Not in a group unless the
+        person shares their private memories there: a birthday is theirs to tell."""
+        if message.chat_kind is ChatKind.GROUP and not profile.share_dm_memories_in_groups:
+            return []
+        try:
+            async with asyncio.timeout(_OCCASIONS_TIMEOUT):
+                events = await self._dated_events.dated_events(message.user.key)
+        except Exception:
+            # Like recall: a memory outage drops the remembered occasions, never the reply.
+            log.exception("could not read dated events; answering with the profile birthday only")
+            events = []
+        return upcoming_occasions(profile.birthday, events, local_now.date())
 
     async def _after_reply(self, exchange: Exchange) -> None:
         try:

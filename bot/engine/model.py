@@ -144,6 +144,11 @@ class RecalledMemory:
     text: str
     score: float = 0.0
     event_at: datetime | None = None
+    # What the prompt needs to say, relative to the person's today, when it was said and when it happens.
+    told_at: datetime | None = None  # when the person said it
+    on: date | None = None  # temporal memories: the local date it happens (a yearly one: the day it was said for)
+    precision: str = "day"  # of `on`: "day", "week", "month" or "year" ("next month")
+    yearly: bool = False  # birthdays and anniversaries come back every year
 
 
 @dataclass(frozen=True, slots=True)

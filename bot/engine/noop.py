@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.engine.model import Exchange, RecalledMemory, RecallQuery
+from bot.engine.model import DatedEvent, Exchange, RecalledMemory, RecallQuery
 
 
 class NoLongTermMemory:
@@ -26,3 +26,10 @@ class NoPlanner:
 
     async def note_activity(self, user_key: str, at: datetime) -> None:
         return None
+
+
+class NoDatedEvents:
+    """Knows no birthdays or dated events beyond the profile (long-term memory switched off, benches)."""
+
+    async def dated_events(self, user_key: str) -> list[DatedEvent]:
+        return []

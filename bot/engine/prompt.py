@@ -4,17 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
 from bot.engine.language import LANGUAGE_NAMES
 from bot.engine.model import RecalledMemory
 from bot.engine.persona import Persona
+from bot.engine.relative_time import local_day, next_yearly, relative_day
+from bot.engine.upcoming import Occasion
 
 _WEAVE = (
     "Use what you remember the way a close friend would: bring it in naturally when it fits "
     "(ask how the cat is doing, mention the concert they were excited about), and only when it fits. "
     "Never recite memories, never list them, never quote dates or say when or where they told you "
     '("On 3 March you told me…" is exactly what not to do). If a memory looks outdated, ask gently.'
+)
+_WHEN = (
+    "The [brackets] say, counted from today in their time zone, when they told you something or when it "
+    'happens. They are for your understanding only: a "yesterday" told 3 weeks ago was 3 weeks ago, so '
+    'don\'t treat it as news. Speak of time as a friend would ("how did the interview go?", "your birthday '
+    'is coming up!") but never repeat the brackets or turn them into dates.'
 )
 
 
@@ -27,21 +35,36 @@ class PromptContext:
     language: str
     in_group: bool
     memories: Sequence[RecalledMemory]
+    occasions: Sequence[Occasion] = ()  # today's and the next few days', by the person's local date
 
 
-def _relative_day(event: datetime, local_now: datetime) -> str:
-    days = (event.astimezone(local_now.tzinfo).date() - local_now.date()).days
-    if days == 0:
-        return "today"
-    if days == 1:
-        return "tomorrow"
-    if days == -1:
-        return "yesterday"
-    if 1 < days <= 60:
-        return f"in {days} days"
-    if -60 <= days < -1:
-        return f"{-days} days ago"
-    return event.astimezone(local_now.tzinfo).strftime("%B %Y")
+def _when(memory: RecalledMemory, local_now: datetime) -> str:
+    """When it was told or happens, relative to the person's today: "told you 3 weeks ago", "next one in 12 days"."""
+    today = local_now.date()
+    on = memory.on
+    if on is None and memory.kind == "temporal" and memory.event_at is not None:
+        on = local_day(memory.event_at, local_now.tzinfo)
+    if on is not None:
+        if memory.yearly:
+            upcoming = next_yearly(on.month, on.day, today)
+            return "today" if upcoming == today else f"next one {relative_day(upcoming, today)}"
+        return relative_day(on, today, precision=memory.precision)
+    told = memory.told_at or memory.event_at
+    if told is None:
+        return ""
+    return "told you " + relative_day(local_day(told, local_now.tzinfo), today, today_word="earlier today")
+
+
+def _possessive(user_name: str) -> str:
+    return f"{user_name}'s" if user_name else "their"
+
+
+def _occasion_line(occasion: Occasion, user_name: str, today: date) -> str:
+    personal = occasion.own and occasion.kind != "event"  # their birthday or anniversary
+    what = f"{_possessive(user_name)} {occasion.what}" if personal else occasion.what
+    if occasion.in_days == 0:
+        return f"- Today is {what}." if personal else f"- Today: {what}."
+    return f"- {what[0].upper()}{what[1:]}: {relative_day(today + timedelta(days=occasion.in_days), today)}."
 
 
 def build_system_prompt(context: PromptContext) -> str:
@@ -58,11 +81,18 @@ def build_system_prompt(context: PromptContext) -> str:
         parts.append(
             f"This is a group chat; {who} addressed you. Several people read it: keep private matters private."
         )
+    if context.occasions:
+        lines = [_occasion_line(o, context.user_name, now.date()) for o in context.occasions]
+        parts.append(
+            f"Occasions for {who}, by their local date (for you only):\n" + "\n".join(lines) + "\n"
+            "If it is their own birthday or anniversary today, wish them well warmly, once (not again if you "
+            "already have); bring up the others only when it fits."
+        )
     if context.memories:
         lines = []
         for memory in context.memories:
-            when = f" ({_relative_day(memory.event_at, now)})" if memory.event_at and memory.kind == "temporal" else ""
-            lines.append(f"- {memory.text}{when}")
+            when = _when(memory, now)
+            lines.append(f"- {memory.text} [{when}]" if when else f"- {memory.text}")
         parts.append(f"Background you remember about {who} (for you only):\n" + "\n".join(lines))
-        parts.append(_WEAVE)
+        parts.append(_WEAVE + " " + _WHEN)
     return "\n\n".join(parts)

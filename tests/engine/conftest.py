@@ -13,7 +13,7 @@ from bot.engine.model import ChatKind, IncomingMessage, UserRef, dm_conversation
 from bot.persona_file import load_persona
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from tests.conftest import FakeClock
-from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM
+from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM, StoredDatedEvents
 
 
 @dataclass
@@ -26,11 +26,12 @@ class Rig:
     window: RedisConversationWindow
     clock: FakeClock
     redis: aioredis.Redis
+    dated: StoredDatedEvents
 
 
 @pytest.fixture
 async def rig(redis_client: aioredis.Redis, clock: FakeClock) -> AsyncIterator[Rig]:
-    llm, memory, planner = ScriptedLLM(), RecordingMemory(), RecordingPlanner()
+    llm, memory, planner, dated = ScriptedLLM(), RecordingMemory(), RecordingPlanner(), StoredDatedEvents()
     profiles = RedisProfiles(redis_client)
     window = RedisConversationWindow(redis_client, max_turns=6, ttl=timedelta(hours=72))
     engine = Engine(
@@ -40,11 +41,12 @@ async def rig(redis_client: aioredis.Redis, clock: FakeClock) -> AsyncIterator[R
         profiles=profiles,
         memory=memory,
         planner=planner,
+        dated_events=dated,
         persona=load_persona(None),
         clock=clock,
         options=EngineOptions(default_timezone="Europe/Paris"),
     )
-    yield Rig(engine, llm, memory, planner, profiles, window, clock, redis_client)
+    yield Rig(engine, llm, memory, planner, profiles, window, clock, redis_client, dated)
     await engine.drain()
 
 

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.engine.model import Exchange, RecalledMemory, RecallQuery
+from bot.engine.model import DatedEvent, Exchange, RecalledMemory, RecallQuery
 from bot.engine.ports import CompletionRequest
 from bot.errors import LLMUnavailable
 
@@ -68,3 +68,18 @@ class RecordingPlanner:
 
     async def forget_user(self, user_key: str) -> None:
         self.forgotten.append(user_key)
+
+
+class StoredDatedEvents:
+    """The person's dated events as memory would list them; can be made to fail."""
+
+    def __init__(self) -> None:
+        self.events: list[DatedEvent] = []
+        self.broken = False
+        self.asked: list[str] = []
+
+    async def dated_events(self, user_key: str) -> list[DatedEvent]:
+        self.asked.append(user_key)
+        if self.broken:
+            raise ConnectionError("qdrant is down")
+        return [e for e in self.events if e.user_key == user_key]

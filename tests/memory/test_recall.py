@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import uuid
-from datetime import UTC, datetime, timedelta
+from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
 
 from bot.engine.model import RecallQuery
 from memory.episodes import SAID
-from memory.recall import rank, recency, select
+from memory.extraction.candidates import PRECISION
+from memory.recall import Ranked, rank, recency, select
 from memory.records import MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.service import LongTermMemoryService
 from tests.memory.fake_index import FakeMemoryIndex
@@ -115,3 +117,19 @@ def test_closeness_in_meaning_decides_when_no_keyword_is_shared() -> None:
     similar = [ScoredMemory(near, 0.62), ScoredMemory(far, 0.08)]
     ranked = rank(hybrid, query, [], similar)
     assert [r.record.text for r in ranked] == ["we adopted a puppy", "the train was late"]
+
+
+def test_recalled_memories_carry_when_they_were_told_and_when_they_happen() -> None:
+    episode = _record("I went to the support group yesterday", days_ago=21)
+    birthday = replace(_record("Birthday — 14 March (every year)", MemoryKind.TEMPORAL, days_ago=400,
+                               local_date="2025-03-14"), recurrence="yearly")  # fmt: skip
+    next_month = replace(_record("Move to Lyon — April 2026", MemoryKind.TEMPORAL, local_date="2026-04-01"),
+                         attributes={PRECISION: "month"})  # fmt: skip
+    shown = {m.text: m for m in select([Ranked(r, 1.0) for r in (episode, birthday, next_month)], 8, 300)}
+
+    told = shown["I went to the support group yesterday"]
+    assert told.told_at == NOW - timedelta(days=21) and told.on is None and not told.yearly
+    yearly = shown["Birthday — 14 March (every year)"]
+    assert yearly.yearly and yearly.on == date(2025, 3, 14) and yearly.precision == "day"
+    month = shown["Move to Lyon — April 2026"]
+    assert month.on == date(2026, 4, 1) and month.precision == "month" and not month.yearly
