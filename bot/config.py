@@ -58,6 +58,8 @@ class Settings(BaseSettings):
     default_language: Literal["en", "fr"] = "en"
     window_turns: int = Field(default=20, ge=2, le=200)
     window_ttl_hours: float = Field(default=72.0, gt=0)
+    # Messages older than this many days fade into one digest per conversation and day (facts stay); 0 = never.
+    episode_fade_days: int = Field(default=180, ge=0)
     disclosure_enabled: bool = True
     disclosure_interval_hours: float = Field(default=3.0, gt=0)
     disclosure_text_en: str | None = None

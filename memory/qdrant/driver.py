@@ -26,6 +26,8 @@ class Where:
     scopes: tuple[str, ...] | None = None
     kinds: tuple[str, ...] | None = None
     current_after: float | None = None  # a timestamp: keep records whose valid_to is later
+    created_before: float | None = None  # a timestamp: keep records created earlier
+    listed_only: bool = False  # leave out episodes hidden by their twin fact (see payload.HIDDEN_BY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +60,9 @@ class IndexDriver(Protocol):
         """Dense only; the score is the cosine similarity."""
         ...
 
-    async def newest(self, where: Where, limit: int) -> list[Hit]:
-        """Matching points, newest `created_at` first (score 0)."""
+    async def newest(self, where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
+        """Matching points, newest `created_at` first (score 0). Without payload (an empty dict) a deep
+        page costs little: callers walk the ids, then fetch only the page."""
         ...
 
     async def count(self, where: Where) -> int: ...

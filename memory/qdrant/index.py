@@ -17,13 +17,14 @@ from bot.engine.ports import Clock
 from bot.errors import InvalidInput
 from memory.ports import Embedder
 from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
-from memory.qdrant.payload import payload_to_record, record_to_payload, timestamp, valid_to_fields
+from memory.qdrant.payload import HIDDEN_BY, payload_to_record, record_to_payload, timestamp, valid_to_fields
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import encode_document, encode_query
 
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
 QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
+_ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
 
 
 def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
@@ -35,6 +36,10 @@ def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
         except ValueError:
             continue
     return tuple(dict.fromkeys(out))
+
+
+def _scored(hits: Sequence[Hit]) -> list[ScoredMemory]:
+    return [ScoredMemory(payload_to_record(h.point_id, h.payload), h.score) for h in hits]
 
 
 def _require_user(user_key: str) -> None:
@@ -96,7 +101,7 @@ class QdrantMemoryIndex:
         else:
             candidates = max(MIN_CANDIDATES, 3 * query.limit)
             hits = await self._driver.hybrid(dense, encode_query(query.text), where, query.limit, candidates)
-        return [ScoredMemory(payload_to_record(h.point_id, h.payload), h.score) for h in hits]
+        return await asyncio.to_thread(_scored, hits)  # a few hundred payloads: not on the event loop
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
         """Only records still current at `at` change: an older valid_to is kept as it was."""
@@ -109,6 +114,19 @@ class QdrantMemoryIndex:
             changed = await self._driver.count(where)
             if changed:
                 await self._driver.set_payload(where, valid_to_fields(at))
+        return changed
+
+    async def hide(self, user_key: str, episode_id: str, fact_id: str) -> int:
+        """Mark the episode `episode_id` as the twin of `fact_id`: listings show the fact alone."""
+        _require_user(user_key)
+        ids = _canonical_ids([episode_id])
+        if not ids:
+            return 0
+        where = Where(user_key=user_key, ids=ids, kinds=(MemoryKind.EPISODIC.value,))
+        async with self._writes:
+            changed = await self._driver.count(where)
+            if changed:
+                await self._driver.set_payload(where, {HIDDEN_BY: fact_id})
         return changed
 
     async def remove(self, user_key: str, memory_ids: Sequence[str]) -> int:
@@ -128,7 +146,7 @@ class QdrantMemoryIndex:
             return []
         hits = await self._driver.newest(Where(user_key=user_key, ids=ids), len(ids))
         by_id = {h.point_id: h for h in hits}
-        return [self._record(by_id[i]) for i in ids if i in by_id]
+        return await self._records([by_id[i] for i in ids if i in by_id])
 
     async def scroll(
         self,
@@ -138,24 +156,39 @@ class QdrantMemoryIndex:
         *,
         current_only: bool = False,
         kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+        created_before: datetime | None = None,
     ) -> list[MemoryRecord]:
-        """Newest first. `kinds` (beyond the port) narrows the listing, e.g. to temporal memories."""
+        """Newest first. `kinds` narrows the listing (e.g. to dated memories), `listed_only` leaves out the
+        episodes hidden by their twin fact, `created_before` keeps older records only."""
         _require_user(user_key)
         if limit <= 0 or (kinds is not None and not kinds):
             return []
         offset = max(offset, 0)
-        # Ordered scrolls page by value, not by position: read through the page and drop the head.
-        # People hold at most tens of thousands of memories, and listings start at the top.
-        hits = await self._driver.newest(self._where_user(user_key, current_only, kinds), offset + limit)
-        return [self._record(h) for h in hits[offset:]]
+        where = self._where_user(user_key, current_only, kinds, listed_only, created_before)
+        if offset == 0:
+            return await self._records(await self._driver.newest(where, limit))
+        # Ordered scrolls page by value, not by position: walk the ids alone down to the page (cheap without
+        # payloads), then read only the page.
+        ids = [h.point_id for h in await self._driver.newest(where, offset + limit, with_payload=False)][offset:]
+        if not ids:
+            return []
+        page = await self._driver.newest(Where(user_key=user_key, ids=tuple(ids)), len(ids))
+        by_id = {h.point_id: h for h in page}
+        return await self._records([by_id[i] for i in ids if i in by_id])
 
     async def count(
-        self, user_key: str, *, current_only: bool = False, kinds: Sequence[MemoryKind] | None = None
+        self,
+        user_key: str,
+        *,
+        current_only: bool = False,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
     ) -> int:
         _require_user(user_key)
         if kinds is not None and not kinds:
             return 0
-        return await self._driver.count(self._where_user(user_key, current_only, kinds))
+        return await self._driver.count(self._where_user(user_key, current_only, kinds, listed_only))
 
     async def forget_user(self, user_key: str) -> int:
         _require_user(user_key)
@@ -181,14 +214,25 @@ class QdrantMemoryIndex:
                 await self._driver.delete(where)
         return gone
 
-    def _where_user(self, user_key: str, current_only: bool, kinds: Sequence[MemoryKind] | None = None) -> Where:
+    def _where_user(
+        self,
+        user_key: str,
+        current_only: bool,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+        created_before: datetime | None = None,
+    ) -> Where:
         now = timestamp(self._clock.now()) if current_only else None
         wanted = None if kinds is None else tuple(MemoryKind(k).value for k in kinds)
-        return Where(user_key=user_key, current_after=now, kinds=wanted)
+        before = None if created_before is None else timestamp(created_before)
+        return Where(user_key=user_key, current_after=now, kinds=wanted, listed_only=listed_only,
+                     created_before=before)  # fmt: skip
 
     @staticmethod
-    def _record(hit: Hit) -> MemoryRecord:
-        return payload_to_record(hit.point_id, hit.payload)
+    async def _records(hits: list[Hit]) -> list[MemoryRecord]:
+        if len(hits) <= _ON_LOOP:
+            return [payload_to_record(h.point_id, h.payload) for h in hits]
+        return await asyncio.to_thread(lambda: [payload_to_record(h.point_id, h.payload) for h in hits])
 
     async def close(self) -> None:
         await self._driver.close()
