@@ -27,6 +27,7 @@ class Where:
     kinds: tuple[str, ...] | None = None
     current_after: float | None = None  # a timestamp: keep records whose valid_to is later
     created_before: float | None = None  # a timestamp: keep records created earlier
+    created_after: float | None = None  # a timestamp: keep records created later
     listed_only: bool = False  # leave out episodes hidden by their twin fact (see payload.HIDDEN_BY)
 
 
@@ -60,9 +61,11 @@ class IndexDriver(Protocol):
         """Dense only; the score is the cosine similarity."""
         ...
 
-    async def newest(self, where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
-        """Matching points, newest `created_at` first (score 0). Without payload (an empty dict) a deep
-        page costs little: callers walk the ids, then fetch only the page."""
+    async def newest(
+        self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
+    ) -> list[Hit]:
+        """Matching points, newest `created_at` first (score 0), or oldest first. Without payload (an empty
+        dict) a walk costs less: callers walk the ids down to a page, then fetch only the page."""
         ...
 
     async def count(self, where: Where) -> int: ...

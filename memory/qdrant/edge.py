@@ -53,6 +53,8 @@ def _filter(where: Where) -> qe.Filter:
         must.append(qe.FieldCondition(VALID_TO_TS, range=qe.RangeFloat(gt=where.current_after)))
     if where.created_before is not None:
         must.append(qe.FieldCondition(CREATED_AT_TS, range=qe.RangeFloat(lt=where.created_before)))
+    if where.created_after is not None:
+        must.append(qe.FieldCondition(CREATED_AT_TS, range=qe.RangeFloat(gt=where.created_after)))
     if where.listed_only:
         must.append(qe.IsEmptyCondition(HIDDEN_BY))
     return qe.Filter(must=must)
@@ -142,13 +144,15 @@ class EdgeDriver:
         )
         return await asyncio.to_thread(self._query, request)
 
-    async def newest(self, where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
+    async def newest(
+        self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
+    ) -> list[Hit]:
         request = qe.ScrollRequest(
             limit=limit,
             filter=_filter(where),
             with_payload=with_payload,
             with_vector=False,
-            order_by=qe.OrderBy(CREATED_AT_TS, qe.Direction.Desc),
+            order_by=qe.OrderBy(CREATED_AT_TS, qe.Direction.Asc if oldest_first else qe.Direction.Desc),
         )
         return await asyncio.to_thread(self._scroll, request)
 

@@ -8,22 +8,33 @@ someone else matches nothing.
 from __future__ import annotations
 
 import asyncio
+import math
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from bot.engine.ports import Clock
 from bot.errors import InvalidInput
 from memory.ports import Embedder
 from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
-from memory.qdrant.payload import HIDDEN_BY, payload_to_record, record_to_payload, timestamp, valid_to_fields
+from memory.qdrant.payload import (
+    CREATED_AT_TS,
+    HIDDEN_BY,
+    payload_to_record,
+    record_to_payload,
+    timestamp,
+    valid_to_fields,
+)
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import encode_document, encode_query
 
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
 QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
+WALK = 256  # ids walked at most above a page before it is located by counts instead
+LOCATE_STEPS = 12
 _ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
 
 
@@ -168,14 +179,48 @@ class QdrantMemoryIndex:
         where = self._where_user(user_key, current_only, kinds, listed_only, created_before)
         if offset == 0:
             return await self._records(await self._driver.newest(where, limit))
-        # Ordered scrolls page by value, not by position: walk the ids alone down to the page (cheap without
-        # payloads), then read only the page.
-        ids = [h.point_id for h in await self._driver.newest(where, offset + limit, with_payload=False)][offset:]
+        # Ordered scrolls page by value, not by position: find a created_at just above the page, walk the ids
+        # alone from there down to the page, then read only the page.
+        skip, start = await self._locate(where, offset) if offset > WALK else (offset, where)
+        ids = [h.point_id for h in await self._driver.newest(start, skip + limit, with_payload=False)][skip:]
         if not ids:
             return []
         page = await self._driver.newest(Where(user_key=user_key, ids=tuple(ids)), len(ids))
         by_id = {h.point_id: h for h in page}
         return await self._records([by_id[i] for i in ids if i in by_id])
+
+    async def _locate(self, where: Where, offset: int) -> tuple[int, Where]:
+        """A boundary a little above position `offset`: how many to skip below it, and the filter starting there.
+
+        Interpolation search on created_at with filtered counts (cheap with the payload indexes; qdrant-edge
+        holds the interpreter while it works, so a few short calls beat one walk past thousands of ids)."""
+        ends = [*await self._driver.newest(where, 1), *await self._driver.newest(where, 1, oldest_first=True)]
+        if len(ends) < 2:
+            return offset, where
+        high, low = (float(h.payload[CREATED_AT_TS]) for h in ends)
+        newer_high, newer_low = 0, await self._driver.count(replace(where, created_after=low))
+        target = offset - WALK // 2
+        for _ in range(LOCATE_STEPS):
+            if newer_low <= offset or newer_low == newer_high:
+                break
+            guess = high - (high - low) * (target - newer_high) / (newer_low - newer_high)
+            if not low < guess < high:
+                guess = (high + low) / 2
+            if not low < guess < high:
+                break
+            newer = await self._driver.count(replace(where, created_after=guess))
+            if newer > offset:
+                low, newer_low = guess, newer
+            else:
+                high, newer_high = guess, newer
+                if newer > offset - WALK:
+                    break
+        if newer_low <= offset:
+            high, newer_high = low, newer_low
+        before = math.nextafter(high, math.inf)  # created at or before `high`
+        if where.created_before is not None:
+            before = min(before, where.created_before)
+        return offset - newer_high, replace(where, created_before=before)
 
     async def count(
         self,

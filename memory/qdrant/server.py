@@ -50,6 +50,8 @@ def _filter(where: Where) -> models.Filter:
         must.append(models.FieldCondition(key=VALID_TO_TS, range=models.Range(gt=where.current_after)))
     if where.created_before is not None:
         must.append(models.FieldCondition(key=CREATED_AT_TS, range=models.Range(lt=where.created_before)))
+    if where.created_after is not None:
+        must.append(models.FieldCondition(key=CREATED_AT_TS, range=models.Range(gt=where.created_after)))
     if where.listed_only:
         must.append(models.IsEmptyCondition(is_empty=models.PayloadField(key=HIDDEN_BY)))
     return models.Filter(must=must)
@@ -125,13 +127,16 @@ class ServerDriver:
         )
         return _hits(response.points)
 
-    async def newest(self, where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
+    async def newest(
+        self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
+    ) -> list[Hit]:
+        direction = models.Direction.ASC if oldest_first else models.Direction.DESC
         records, _next = await _call(
             self._client.scroll(
                 self._collection,
                 scroll_filter=_filter(where),
                 limit=limit,
-                order_by=models.OrderBy(key=CREATED_AT_TS, direction=models.Direction.DESC),
+                order_by=models.OrderBy(key=CREATED_AT_TS, direction=direction),
                 with_payload=with_payload,
                 with_vectors=False,
             )
