@@ -64,8 +64,8 @@ class IndexDriver(Protocol):
     async def newest(
         self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
     ) -> list[Hit]:
-        """Matching points, newest `created_at` first (score 0), or oldest first. Without payload (an empty
-        dict) a walk costs less: callers walk the ids down to a page, then fetch only the page."""
+        """Matching points, newest `created_at` first, or oldest first; the score is the `created_at`
+        timestamp. Without payload (an empty dict) a walk costs less: walk the ids, then fetch the page."""
         ...
 
     async def count(self, where: Where) -> int: ...

@@ -163,7 +163,7 @@ class EdgeDriver:
 
     def _scroll(self, request: qe.ScrollRequest) -> list[Hit]:
         records, _next = self._shard.scroll(request)
-        return _hits(records)
+        return [Hit(str(r.id), float(r.order_value or 0.0), dict(r.payload or {})) for r in records]
 
     async def count(self, where: Where) -> int:
         return await asyncio.to_thread(self._shard.count, qe.CountRequest(exact=True, filter=_filter(where)))

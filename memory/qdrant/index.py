@@ -64,8 +64,9 @@ def sparse_text(record: MemoryRecord) -> str:
 
 
 class QdrantMemoryIndex:
-    def __init__(self, driver: IndexDriver, embedder: Embedder, clock: Clock) -> None:
+    def __init__(self, driver: IndexDriver, embedder: Embedder, clock: Clock, *, walk: int = WALK) -> None:
         self._driver = driver
+        self._walk = walk
         self._embedder = embedder
         self._clock = clock
         # Count-then-change operations (supersede, remove, forget) must not interleave.
@@ -177,17 +178,28 @@ class QdrantMemoryIndex:
             return []
         offset = max(offset, 0)
         where = self._where_user(user_key, current_only, kinds, listed_only, created_before)
-        if offset == 0:
-            return await self._records(await self._driver.newest(where, limit))
         # Ordered scrolls page by value, not by position: find a created_at just above the page, walk the ids
-        # alone from there down to the page, then read only the page.
-        skip, start = await self._locate(where, offset) if offset > WALK else (offset, where)
-        ids = [h.point_id for h in await self._driver.newest(start, skip + limit, with_payload=False)][skip:]
-        if not ids:
-            return []
-        page = await self._driver.newest(Where(user_key=user_key, ids=tuple(ids)), len(ids))
-        by_id = {h.point_id: h for h in page}
-        return await self._records([by_id[i] for i in ids if i in by_id])
+        # alone from there down to the page, then read only the page (the top page is read at once).
+        skip, start = await self._locate(where, offset) if offset > self._walk else (offset, where)
+        page = (await self._ordered(start, skip + limit, with_payload=offset == 0))[skip : skip + limit]
+        if offset > 0 and page:
+            read = await self._driver.newest(Where(user_key=user_key, ids=tuple(h.point_id for h in page)), len(page))
+            by_id = {h.point_id: h for h in read}
+            page = [by_id[h.point_id] for h in page if h.point_id in by_id]
+        return await self._records(page)
+
+    async def _ordered(self, where: Where, limit: int, *, with_payload: bool) -> list[Hit]:
+        """At least the `limit` newest, in one total order (newest first, then by id) whichever the call:
+        memories created at the same moment (a fact and its message) may straddle two pages, so the group
+        tied at the cut is read whole."""
+        hits = await self._driver.newest(where, limit, with_payload=with_payload)
+        if hits and len(hits) == limit:
+            last = hits[-1].score
+            tied = replace(where, created_after=math.nextafter(last, -math.inf),
+                           created_before=math.nextafter(last, math.inf))  # fmt: skip
+            group = await self._driver.newest(tied, await self._driver.count(tied), with_payload=with_payload)
+            hits = list({h.point_id: h for h in [*hits, *group]}.values())
+        return sorted(hits, key=lambda h: (-h.score, h.point_id))
 
     async def _locate(self, where: Where, offset: int) -> tuple[int, Where]:
         """A boundary a little above position `offset`: how many to skip below it, and the filter starting there.
@@ -199,7 +211,7 @@ class QdrantMemoryIndex:
             return offset, where
         high, low = (float(h.payload[CREATED_AT_TS]) for h in ends)
         newer_high, newer_low = 0, await self._driver.count(replace(where, created_after=low))
-        target = offset - WALK // 2
+        target = offset - self._walk // 2
         for _ in range(LOCATE_STEPS):
             if newer_low <= offset or newer_low == newer_high:
                 break
@@ -213,7 +225,7 @@ class QdrantMemoryIndex:
                 low, newer_low = guess, newer
             else:
                 high, newer_high = guess, newer
-                if newer > offset - WALK:
+                if newer > offset - self._walk:
                     break
         if newer_low <= offset:
             high, newer_high = low, newer_low

@@ -141,7 +141,7 @@ class ServerDriver:
                 with_vectors=False,
             )
         )
-        return _hits(records)
+        return [Hit(str(r.id), float(r.order_value or 0.0), dict(r.payload or {})) for r in records]
 
     async def count(self, where: Where) -> int:
         result = await _call(self._client.count(self._collection, count_filter=_filter(where), exact=True))
