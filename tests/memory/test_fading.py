@@ -55,7 +55,8 @@ async def test_old_messages_fade_into_a_digest_that_recall_still_finds(
     await say(service, clock, 3, "the bakery on Rue Mouffetard closed today")
     clock.current += timedelta(days=60)
     await say(service, clock, 4, "hello again, it is sunny")
-    old = [r for r in await everything(index) if r.kind is MemoryKind.EPISODIC and r.created_at < clock.now() - timedelta(days=1)]
+    long_ago = clock.now() - timedelta(days=1)
+    old = [r for r in await everything(index) if r.kind is MemoryKind.EPISODIC and r.created_at < long_ago]
     assert len(old) == 3
 
     assert await service.fader.fade(ALICE.key) == 3
