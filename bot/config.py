@@ -62,6 +62,8 @@ class Settings(BaseSettings):
     # What each reply recalls from long-term memory; `souvenir eval locomo` scores the same figures.
     recall_limit: int = Field(default=10, ge=1, le=50)
     recall_max_words: int = Field(default=300, ge=20, le=3000)
+    # Messages older than this many days fade into one digest per conversation and day (facts stay); 0 = never.
+    episode_fade_days: int = Field(default=180, ge=0)
     disclosure_enabled: bool = True
     disclosure_interval_hours: float = Field(default=3.0, gt=0)
     disclosure_text_en: str | None = None

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import datetime, timedelta
 
 from bot.config import Settings
+from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.index_factory import open_embedder, open_memory_index
 from memory.service import LongTermMemoryService
@@ -23,9 +26,23 @@ async def open_long_term_memory(
 
     `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on."""
     async with open_embedder(settings) as embedder, open_memory_index(settings, embedder, clock=clock) as index:
-        yield LongTermMemoryService(
+        await asyncio.to_thread(_warm_up_dates, clock.now(), settings.default_timezone)
+        fade_days = settings.episode_fade_days
+        service = LongTermMemoryService(
             index,
             default_timezone=settings.default_timezone,
             llm=llm if settings.llm_extraction else None,
             planner=planner,
+            clock=clock,
+            episode_fade=timedelta(days=fade_days) if fade_days > 0 else None,
         )
+        try:
+            yield service
+        finally:
+            await service.close()
+
+
+def _warm_up_dates(now: datetime, timezone: str) -> None:
+    """dateparser's first call loads its language data (0.3-0.5 s): at start-up, in a thread, not on a reply."""
+    for text, language in (("next Tuesday", "en"), ("mardi prochain", "fr")):
+        resolve_dates(text, now, timezone, language)

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
-from memory.records import IndexQuery, MemoryRecord, ScoredMemory
+from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 
 
 class Embedder(Protocol):
@@ -31,6 +31,11 @@ class MemoryIndex(Protocol):
         """Set valid_to=at on those of the user's records; returns how many changed."""
         ...
 
+    async def hide(self, user_key: str, episode_id: str, fact_id: str) -> int:
+        """Mark the user's episode `episode_id` as said again by the fact `fact_id` (listings show the fact
+        alone); returns 1 if it changed, 0 when there is no such episode."""
+        ...
+
     async def remove(self, user_key: str, memory_ids: Sequence[str]) -> int:
         """Delete those of the user's records; ids of other users are ignored. Returns how many went."""
         ...
@@ -42,9 +47,26 @@ class MemoryCatalog(Protocol):
     async def fetch(self, user_key: str, memory_ids: Sequence[str]) -> list[MemoryRecord]: ...
 
     async def scroll(
-        self, user_key: str, offset: int, limit: int, *, current_only: bool = False
-    ) -> list[MemoryRecord]: ...
+        self,
+        user_key: str,
+        offset: int,
+        limit: int,
+        *,
+        current_only: bool = False,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+        created_before: datetime | None = None,
+    ) -> list[MemoryRecord]:
+        """Newest first; `listed_only` leaves out the episodes hidden by their twin fact."""
+        ...
 
-    async def count(self, user_key: str, *, current_only: bool = False) -> int: ...
+    async def count(
+        self,
+        user_key: str,
+        *,
+        current_only: bool = False,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> int: ...
 
     async def forget_user(self, user_key: str) -> int: ...

@@ -44,6 +44,9 @@ class MemoryRecord:
     subject: str | None = None  # whose: None for the user, else "sister", "Marc"…
     label: str | None = None  # short words: "birthday", "wedding", "job interview"
     supersedes: tuple[str, ...] = ()
+    # An episode that says exactly what a fact drawn from the same message says: the id of that fact. The
+    # person sees the fact alone in /memories; set by the writer, so listings can filter instead of compare.
+    hidden_by: str | None = None
     attributes: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
 
     def is_current(self, at: datetime) -> bool:

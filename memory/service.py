@@ -8,10 +8,12 @@ reach their own memories.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import uuid
+from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from bot.engine.dates import resolve_dates
 from bot.engine.model import (
@@ -24,21 +26,22 @@ from bot.engine.model import (
     RecalledMemory,
     RecallQuery,
 )
-from bot.engine.ports import LanguageModel, OccasionPlanner
+from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.episodes import (
     SAID,
     context_of_turns,
     earlier_turns,
     episode_id,
     episodic_record,
-    shown_text,
     with_next,
 )
+from memory.extraction.candidates import EPISODE
+from memory.fading import EpisodeFader
 from memory.items import dated_event, memory_item
 from memory.recall import rank, select
-from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
+from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.store import MemoryStore
-from memory.writer import MemoryWriter, Origin
+from memory.writer import MemoryWriter, Origin, is_twin, same_words
 
 log = logging.getLogger(__name__)
 NOTE_IMPORTANCE = 0.9
@@ -46,37 +49,16 @@ NOTE_IMPORTANCE = 0.9
 # (meaning, with its cosine). On LoCoMo, larger pools add nothing but latency.
 HYBRID_CANDIDATES = 100
 SIMILAR_CANDIDATES = 150
-_SCROLL_PAGE = 500
+_SCROLL_SLACK = 64  # read a little beyond the count: memories written meanwhile are not cut off
 
 
-def _same_words(a: str, b: str) -> bool:
-    return a.lower().split() == b.lower().split()
-
-
-def _twin_of(record: MemoryRecord, fact: MemoryRecord) -> bool:
-    """An episode that says exactly what a fact drawn from the same message says."""
-    return (
-        record.kind is MemoryKind.EPISODIC
-        and fact.kind is not MemoryKind.EPISODIC
-        and record.memory_id != fact.memory_id
-        and bool(record.source.message_ids)
-        and record.source.message_ids == fact.source.message_ids
-        and _same_words(shown_text(record), shown_text(fact))
-    )
-
-
-def _without_twins(records: list[MemoryRecord]) -> list[MemoryRecord]:
-    facts = {
-        (r.source.message_ids, " ".join(shown_text(r).lower().split()))
-        for r in records
-        if r.kind is not MemoryKind.EPISODIC and r.source.message_ids
-    }
-    return [
-        r
-        for r in records
-        if r.kind is not MemoryKind.EPISODIC
-        or (r.source.message_ids, " ".join(shown_text(r).lower().split())) not in facts
-    ]
+def _rank_and_select(
+    hits: Sequence[ScoredMemory], similar: Sequence[ScoredMemory], query: RecallQuery
+) -> list[RecalledMemory]:
+    """CPU only (dates in the question, scoring hundreds of candidates): run in a worker thread."""
+    question_dates = resolve_dates(query.text, query.at, query.timezone)
+    ranked = [r for r in rank(hits, query, question_dates, similar) if r.record.is_current(query.at)]
+    return select(ranked, query.limit, query.max_words)
 
 
 class LongTermMemoryService:
@@ -87,11 +69,18 @@ class LongTermMemoryService:
         default_timezone: str = "UTC",
         llm: LanguageModel | None = None,
         planner: OccasionPlanner | None = None,
+        clock: Clock | None = None,
+        episode_fade: timedelta | None = None,
     ) -> None:
         self._store = store
         self._default_timezone = default_timezone
         self._planner = planner
         self._writer = MemoryWriter(store, llm=llm, planner=planner)
+        self.fader = (
+            EpisodeFader(store, clock, fade_after=episode_fade, default_timezone=default_timezone)
+            if clock is not None
+            else None
+        )
 
     # ---- LongTermMemory ----
 
@@ -105,9 +94,7 @@ class LongTermMemoryService:
         # nothing (the searches hold the interpreter while they build records).
         hits = await self._store.search(hybrid)
         similar = await self._store.search(dense)
-        question_dates = resolve_dates(query.text, query.at, query.timezone)
-        ranked = [r for r in rank(hits, query, question_dates, similar) if r.record.is_current(query.at)]
-        return select(ranked, query.limit, query.max_words)
+        return await asyncio.to_thread(_rank_and_select, hits, similar, query)
 
     async def remember_exchange(self, exchange: Exchange) -> None:
         message = exchange.message
@@ -118,22 +105,25 @@ class LongTermMemoryService:
         origin = Origin(message.user.key, message.sent_at, exchange.timezone, exchange.language, episode.source,
                         message.scope, episode.memory_id)  # fmt: skip
         await self._writer.extract_and_store(message.text, origin)
+        if self.fader is not None:
+            self.fader.note_write(message.user.key)
 
     # ---- MemoryBrowser ----
 
     async def list_memories(self, user_key: str, offset: int, limit: int) -> MemoryPage:
         """Newest first, without an episode's twin: when a fact says exactly what the message said, the
-        person sees it once (people hold thousands of memories at most, so this pages in process)."""
-        visible = _without_twins(await self._all(user_key))
+        person sees it once (the writer marks the twin, so the index filters it out; only the page is read)."""
         offset = max(offset, 0)
-        return MemoryPage(tuple(memory_item(r) for r in visible[offset : offset + limit]), offset, len(visible))
+        total = await self._store.count(user_key, listed_only=True)
+        page = await self._store.scroll(user_key, offset, limit, listed_only=True) if offset < total else []
+        return MemoryPage(tuple(memory_item(r) for r in page), offset, total)
 
     async def forget_memory(self, user_key: str, memory_id: str) -> bool:
         """Forget one memory and its hidden twin, so it doesn't come back as the episode it was drawn from."""
         found = await self._store.fetch(user_key, [memory_id])
         if not found:
             return False
-        twins = [r.memory_id for r in await self._all(user_key) if _twin_of(r, found[0])]
+        twins = [r.memory_id for r in await self._twins(user_key, found[0])]
         removed = await self._store.remove(user_key, [memory_id, *twins]) > 0
         if removed and self._planner is not None and any(r.kind is MemoryKind.TEMPORAL for r in found):
             await self._replan(user_key)
@@ -152,7 +142,7 @@ class LongTermMemoryService:
         note_id = str(uuid.uuid4())
         origin = Origin(user_key, at, self._default_timezone, language, source, DM_SCOPE, note_id)
         stored = await self._writer.extract_and_store(text, origin)
-        same = [r for r in stored if r.kind is MemoryKind.SEMANTIC and _same_words(r.text, text)]
+        same = [r for r in stored if r.kind is MemoryKind.SEMANTIC and same_words(r.text, text)]
         attributes = {SAID: text.strip(), "note": "true"}
         if same:
             note = replace(same[0], importance=max(same[0].importance, NOTE_IMPORTANCE),
@@ -169,13 +159,20 @@ class LongTermMemoryService:
     # ---- DatedEvents ----
 
     async def dated_events(self, user_key: str) -> list[DatedEvent]:
-        events = [dated_event(r) for r in await self._all(user_key, current_only=True)]
+        events = [dated_event(r) for r in await self._all(user_key, current_only=True, kinds=(MemoryKind.TEMPORAL,))]
         return [e for e in events if e is not None]
 
     # ---- UserDataEraser ----
 
     async def forget_user(self, user_key: str) -> None:
+        if self.fader is not None:
+            await self.fader.cancel(user_key)  # a digest written after the erasure would bring words back
         await self._store.forget_user(user_key)
+
+    async def close(self) -> None:
+        """Stop background maintenance (a pass cut short is finished by the next one)."""
+        if self.fader is not None:
+            await self.fader.close()
 
     # ---- helpers ----
 
@@ -186,13 +183,22 @@ class LongTermMemoryService:
         found = await self._store.fetch(message.user.key, ids)
         return [r for r in found if r.kind is MemoryKind.EPISODIC and r.valid_to is None]
 
-    async def _all(self, user_key: str, *, current_only: bool = False) -> list[MemoryRecord]:
-        out: list[MemoryRecord] = []
+    async def _twins(self, user_key: str, fact: MemoryRecord) -> list[MemoryRecord]:
+        """The episode of the message a fact was drawn from, when it says the same words."""
+        episode = fact.attributes.get(EPISODE)
+        found = await self._store.fetch(user_key, [episode]) if episode else []
+        return [r for r in found if r.hidden_by == fact.memory_id or is_twin(r, fact)]
+
+    async def _all(
+        self, user_key: str, *, current_only: bool = False, kinds: tuple[MemoryKind, ...] | None = None
+    ) -> list[MemoryRecord]:
+        """All of them, newest first, in one ordered read (paging by offset would re-read from the top)."""
+        limit = await self._store.count(user_key, current_only=current_only, kinds=kinds) + _SCROLL_SLACK
         while True:
-            page = await self._store.scroll(user_key, len(out), _SCROLL_PAGE, current_only=current_only)
-            out.extend(page)
-            if len(page) < _SCROLL_PAGE:
+            out = await self._store.scroll(user_key, 0, limit, current_only=current_only, kinds=kinds)
+            if len(out) < limit:
                 return out
+            limit *= 2
 
     async def _replan(self, user_key: str) -> None:
         assert self._planner is not None

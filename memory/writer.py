@@ -13,6 +13,7 @@ from datetime import datetime
 
 from bot.engine.ports import LanguageModel, OccasionPlanner
 from memory.consolidation import Consolidator, Plan
+from memory.episodes import shown_text
 from memory.extraction.candidates import EPISODE, PRECISION, TOPIC, Candidate, unique
 from memory.extraction.llm import LlmExtractor
 from memory.extraction.offline import extract_offline
@@ -65,6 +66,22 @@ def record_from(candidate: Candidate, origin: Origin, supersedes: tuple[str, ...
     )
 
 
+def same_words(a: str, b: str) -> bool:
+    return a.lower().split() == b.lower().split()
+
+
+def is_twin(episode: MemoryRecord, fact: MemoryRecord) -> bool:
+    """An episode that says exactly what a fact drawn from the same message says."""
+    return (
+        episode.kind is MemoryKind.EPISODIC
+        and fact.kind is not MemoryKind.EPISODIC
+        and episode.memory_id != fact.memory_id
+        and bool(episode.source.message_ids)
+        and episode.source.message_ids == fact.source.message_ids
+        and same_words(shown_text(episode), shown_text(fact))
+    )
+
+
 def _one_off_event(record: MemoryRecord) -> bool:
     return record.kind is MemoryKind.TEMPORAL and record.recurrence is None
 
@@ -95,6 +112,7 @@ class MemoryWriter:
         try:
             candidates = await self.candidates(text, origin)
             stored = [record for c in candidates if (record := await self._apply(c, origin)) is not None]
+            await self._hide_twin(text, origin, stored)
         except Exception:  # an error boundary: the episode is already safe
             log.exception("memory extraction failed for one message; the episode is kept")
             return []
@@ -104,6 +122,15 @@ class MemoryWriter:
             except Exception:
                 log.exception("occasion planner failed after a new dated memory")
         return stored
+
+    async def _hide_twin(self, text: str, origin: Origin, stored: list[MemoryRecord]) -> None:
+        """A fact that says exactly the message: its episode is marked, so /memories shows the fact alone."""
+        if origin.episode_id is None:
+            return
+        for record in stored:
+            if record.kind is not MemoryKind.EPISODIC and same_words(record.text, text):
+                await self._store.hide(origin.user_key, origin.episode_id, record.memory_id)
+                return
 
     async def _apply(self, candidate: Candidate, origin: Origin) -> MemoryRecord | None:
         plan: Plan = await self._consolidator.decide(origin.user_key, candidate, origin.at, origin.scope)

@@ -26,6 +26,9 @@ class Where:
     scopes: tuple[str, ...] | None = None
     kinds: tuple[str, ...] | None = None
     current_after: float | None = None  # a timestamp: keep records whose valid_to is later
+    created_before: float | None = None  # a timestamp: keep records created earlier
+    created_after: float | None = None  # a timestamp: keep records created later
+    listed_only: bool = False  # leave out episodes hidden by their twin fact (see payload.HIDDEN_BY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,8 +61,11 @@ class IndexDriver(Protocol):
         """Dense only; the score is the cosine similarity."""
         ...
 
-    async def newest(self, where: Where, limit: int) -> list[Hit]:
-        """Matching points, newest `created_at` first (score 0)."""
+    async def newest(
+        self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
+    ) -> list[Hit]:
+        """Matching points, newest `created_at` first, or oldest first; the score is the `created_at`
+        timestamp. Without payload (an empty dict) a walk costs less: walk the ids, then fetch the page."""
         ...
 
     async def count(self, where: Where) -> int: ...

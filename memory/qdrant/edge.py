@@ -18,6 +18,7 @@ from memory.qdrant.driver import DENSE, RRF_K, SPARSE, Hit, IndexPoint, Where
 from memory.qdrant.payload import (
     CREATED_AT_TS,
     FLOAT_FIELDS,
+    HIDDEN_BY,
     KEYWORD_FIELDS,
     KIND,
     SCOPE,
@@ -50,6 +51,12 @@ def _filter(where: Where) -> qe.Filter:
         must.append(qe.FieldCondition(KIND, match=qe.MatchAny(list(where.kinds))))
     if where.current_after is not None:
         must.append(qe.FieldCondition(VALID_TO_TS, range=qe.RangeFloat(gt=where.current_after)))
+    if where.created_before is not None:
+        must.append(qe.FieldCondition(CREATED_AT_TS, range=qe.RangeFloat(lt=where.created_before)))
+    if where.created_after is not None:
+        must.append(qe.FieldCondition(CREATED_AT_TS, range=qe.RangeFloat(gt=where.created_after)))
+    if where.listed_only:
+        must.append(qe.IsEmptyCondition(HIDDEN_BY))
     return qe.Filter(must=must)
 
 
@@ -129,24 +136,34 @@ class EdgeDriver:
         # The stub types Fusion.Rrf as a nested class rather than a Fusion variant.
         fusion: Any = qe.Fusion.Rrf(k=RRF_K)
         request = qe.QueryRequest(limit=limit, prefetches=prefetches, query=fusion, filter=flt, with_payload=True)
-        return _hits(await asyncio.to_thread(self._shard.query, request))
+        return await asyncio.to_thread(self._query, request)
 
     async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
         request = qe.QueryRequest(
             limit=limit, query=qe.Query.Nearest(dense, using=DENSE), filter=_filter(where), with_payload=True
         )
-        return _hits(await asyncio.to_thread(self._shard.query, request))
+        return await asyncio.to_thread(self._query, request)
 
-    async def newest(self, where: Where, limit: int) -> list[Hit]:
+    async def newest(
+        self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
+    ) -> list[Hit]:
         request = qe.ScrollRequest(
             limit=limit,
             filter=_filter(where),
-            with_payload=True,
+            with_payload=with_payload,
             with_vector=False,
-            order_by=qe.OrderBy(CREATED_AT_TS, qe.Direction.Desc),
+            order_by=qe.OrderBy(CREATED_AT_TS, qe.Direction.Asc if oldest_first else qe.Direction.Desc),
         )
-        records, _next = await asyncio.to_thread(self._shard.scroll, request)
-        return _hits(records)
+        return await asyncio.to_thread(self._scroll, request)
+
+    # Results become Hits in the worker thread too: reading hundreds of payloads into dicts is no work
+    # for the event loop.
+    def _query(self, request: qe.QueryRequest) -> list[Hit]:
+        return _hits(self._shard.query(request))
+
+    def _scroll(self, request: qe.ScrollRequest) -> list[Hit]:
+        records, _next = self._shard.scroll(request)
+        return [Hit(str(r.id), float(r.order_value or 0.0), dict(r.payload or {})) for r in records]
 
     async def count(self, where: Where) -> int:
         return await asyncio.to_thread(self._shard.count, qe.CountRequest(exact=True, filter=_filter(where)))

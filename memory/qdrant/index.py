@@ -8,22 +8,34 @@ someone else matches nothing.
 from __future__ import annotations
 
 import asyncio
+import math
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from bot.engine.ports import Clock
 from bot.errors import InvalidInput
 from memory.ports import Embedder
 from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
-from memory.qdrant.payload import payload_to_record, record_to_payload, timestamp, valid_to_fields
+from memory.qdrant.payload import (
+    CREATED_AT_TS,
+    HIDDEN_BY,
+    payload_to_record,
+    record_to_payload,
+    timestamp,
+    valid_to_fields,
+)
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import encode_document, encode_query
 
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
 QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
+WALK = 256  # ids walked at most above a page before it is located by counts instead
+LOCATE_STEPS = 12
+_ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
 
 
 def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
@@ -37,6 +49,10 @@ def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def _scored(hits: Sequence[Hit]) -> list[ScoredMemory]:
+    return [ScoredMemory(payload_to_record(h.point_id, h.payload), h.score) for h in hits]
+
+
 def _require_user(user_key: str) -> None:
     if not user_key:
         raise InvalidInput("a user key is required")
@@ -48,8 +64,9 @@ def sparse_text(record: MemoryRecord) -> str:
 
 
 class QdrantMemoryIndex:
-    def __init__(self, driver: IndexDriver, embedder: Embedder, clock: Clock) -> None:
+    def __init__(self, driver: IndexDriver, embedder: Embedder, clock: Clock, *, walk: int = WALK) -> None:
         self._driver = driver
+        self._walk = walk
         self._embedder = embedder
         self._clock = clock
         # Count-then-change operations (supersede, remove, forget) must not interleave.
@@ -96,7 +113,7 @@ class QdrantMemoryIndex:
         else:
             candidates = max(MIN_CANDIDATES, 3 * query.limit)
             hits = await self._driver.hybrid(dense, encode_query(query.text), where, query.limit, candidates)
-        return [ScoredMemory(payload_to_record(h.point_id, h.payload), h.score) for h in hits]
+        return await asyncio.to_thread(_scored, hits)  # a few hundred payloads: not on the event loop
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
         """Only records still current at `at` change: an older valid_to is kept as it was."""
@@ -109,6 +126,19 @@ class QdrantMemoryIndex:
             changed = await self._driver.count(where)
             if changed:
                 await self._driver.set_payload(where, valid_to_fields(at))
+        return changed
+
+    async def hide(self, user_key: str, episode_id: str, fact_id: str) -> int:
+        """Mark the episode `episode_id` as the twin of `fact_id`: listings show the fact alone."""
+        _require_user(user_key)
+        ids = _canonical_ids([episode_id])
+        if not ids:
+            return 0
+        where = Where(user_key=user_key, ids=ids, kinds=(MemoryKind.EPISODIC.value,))
+        async with self._writes:
+            changed = await self._driver.count(where)
+            if changed:
+                await self._driver.set_payload(where, {HIDDEN_BY: fact_id})
         return changed
 
     async def remove(self, user_key: str, memory_ids: Sequence[str]) -> int:
@@ -128,7 +158,7 @@ class QdrantMemoryIndex:
             return []
         hits = await self._driver.newest(Where(user_key=user_key, ids=ids), len(ids))
         by_id = {h.point_id: h for h in hits}
-        return [self._record(by_id[i]) for i in ids if i in by_id]
+        return await self._records([by_id[i] for i in ids if i in by_id])
 
     async def scroll(
         self,
@@ -138,24 +168,84 @@ class QdrantMemoryIndex:
         *,
         current_only: bool = False,
         kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+        created_before: datetime | None = None,
     ) -> list[MemoryRecord]:
-        """Newest first. `kinds` (beyond the port) narrows the listing, e.g. to temporal memories."""
+        """Newest first. `kinds` narrows the listing (e.g. to dated memories), `listed_only` leaves out the
+        episodes hidden by their twin fact, `created_before` keeps older records only."""
         _require_user(user_key)
         if limit <= 0 or (kinds is not None and not kinds):
             return []
         offset = max(offset, 0)
-        # Ordered scrolls page by value, not by position: read through the page and drop the head.
-        # People hold at most tens of thousands of memories, and listings start at the top.
-        hits = await self._driver.newest(self._where_user(user_key, current_only, kinds), offset + limit)
-        return [self._record(h) for h in hits[offset:]]
+        where = self._where_user(user_key, current_only, kinds, listed_only, created_before)
+        # Ordered scrolls page by value, not by position: find a created_at just above the page, walk the ids
+        # alone from there down to the page, then read only the page (the top page is read at once).
+        skip, start = await self._locate(where, offset) if offset > self._walk else (offset, where)
+        page = (await self._ordered(start, skip + limit, with_payload=offset == 0))[skip : skip + limit]
+        if offset > 0 and page:
+            read = await self._driver.newest(Where(user_key=user_key, ids=tuple(h.point_id for h in page)), len(page))
+            by_id = {h.point_id: h for h in read}
+            page = [by_id[h.point_id] for h in page if h.point_id in by_id]
+        return await self._records(page)
+
+    async def _ordered(self, where: Where, limit: int, *, with_payload: bool) -> list[Hit]:
+        """At least the `limit` newest, in one total order (newest first, then by id) whichever the call:
+        memories created at the same moment (a fact and its message) may straddle two pages, so the group
+        tied at the cut is read whole."""
+        hits = await self._driver.newest(where, limit, with_payload=with_payload)
+        if hits and len(hits) == limit:
+            last = hits[-1].score
+            tied = replace(where, created_after=math.nextafter(last, -math.inf),
+                           created_before=math.nextafter(last, math.inf))  # fmt: skip
+            group = await self._driver.newest(tied, await self._driver.count(tied), with_payload=with_payload)
+            hits = list({h.point_id: h for h in [*hits, *group]}.values())
+        return sorted(hits, key=lambda h: (-h.score, h.point_id))
+
+    async def _locate(self, where: Where, offset: int) -> tuple[int, Where]:
+        """A boundary a little above position `offset`: how many to skip below it, and the filter starting there.
+
+        Interpolation search on created_at with filtered counts (cheap with the payload indexes; qdrant-edge
+        holds the interpreter while it works, so a few short calls beat one walk past thousands of ids)."""
+        ends = [*await self._driver.newest(where, 1), *await self._driver.newest(where, 1, oldest_first=True)]
+        if len(ends) < 2:
+            return offset, where
+        high, low = (float(h.payload[CREATED_AT_TS]) for h in ends)
+        newer_high, newer_low = 0, await self._driver.count(replace(where, created_after=low))
+        target = offset - self._walk // 2
+        for _ in range(LOCATE_STEPS):
+            if newer_low <= offset or newer_low == newer_high:
+                break
+            guess = high - (high - low) * (target - newer_high) / (newer_low - newer_high)
+            if not low < guess < high:
+                guess = (high + low) / 2
+            if not low < guess < high:
+                break
+            newer = await self._driver.count(replace(where, created_after=guess))
+            if newer > offset:
+                low, newer_low = guess, newer
+            else:
+                high, newer_high = guess, newer
+                if newer > offset - self._walk:
+                    break
+        if newer_low <= offset:
+            high, newer_high = low, newer_low
+        before = math.nextafter(high, math.inf)  # created at or before `high`
+        if where.created_before is not None:
+            before = min(before, where.created_before)
+        return offset - newer_high, replace(where, created_before=before)
 
     async def count(
-        self, user_key: str, *, current_only: bool = False, kinds: Sequence[MemoryKind] | None = None
+        self,
+        user_key: str,
+        *,
+        current_only: bool = False,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
     ) -> int:
         _require_user(user_key)
         if kinds is not None and not kinds:
             return 0
-        return await self._driver.count(self._where_user(user_key, current_only, kinds))
+        return await self._driver.count(self._where_user(user_key, current_only, kinds, listed_only))
 
     async def forget_user(self, user_key: str) -> int:
         _require_user(user_key)
@@ -181,14 +271,25 @@ class QdrantMemoryIndex:
                 await self._driver.delete(where)
         return gone
 
-    def _where_user(self, user_key: str, current_only: bool, kinds: Sequence[MemoryKind] | None = None) -> Where:
+    def _where_user(
+        self,
+        user_key: str,
+        current_only: bool,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+        created_before: datetime | None = None,
+    ) -> Where:
         now = timestamp(self._clock.now()) if current_only else None
         wanted = None if kinds is None else tuple(MemoryKind(k).value for k in kinds)
-        return Where(user_key=user_key, current_after=now, kinds=wanted)
+        before = None if created_before is None else timestamp(created_before)
+        return Where(user_key=user_key, current_after=now, kinds=wanted, listed_only=listed_only,
+                     created_before=before)  # fmt: skip
 
     @staticmethod
-    def _record(hit: Hit) -> MemoryRecord:
-        return payload_to_record(hit.point_id, hit.payload)
+    async def _records(hits: list[Hit]) -> list[MemoryRecord]:
+        if len(hits) <= _ON_LOOP:
+            return [payload_to_record(h.point_id, h.payload) for h in hits]
+        return await asyncio.to_thread(lambda: [payload_to_record(h.point_id, h.payload) for h in hits])
 
     async def close(self) -> None:
         await self._driver.close()

@@ -3,6 +3,7 @@
 Datetimes are stored as ISO strings (exact, readable in the Qdrant dashboard) plus two float
 timestamps that exist only for the engine's indexes: `created_at_ts` (newest-first listing) and
 `valid_to_ts` (current-only filtering; far future while the memory has not been superseded).
+`hidden_by` (indexed, absent on most records) marks an episode whose fact says the same words.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ KIND = "kind"
 SCOPE = "scope"
 CREATED_AT_TS = "created_at_ts"
 VALID_TO_TS = "valid_to_ts"
-KEYWORD_FIELDS = (USER_KEY, KIND, SCOPE)
+HIDDEN_BY = "hidden_by"  # absent unless the episode is a fact's twin: "is empty" selects what /memories lists
+KEYWORD_FIELDS = (USER_KEY, KIND, SCOPE, HIDDEN_BY)
 FLOAT_FIELDS = (CREATED_AT_TS, VALID_TO_TS)
 _ALWAYS = frozenset((*KEYWORD_FIELDS, *FLOAT_FIELDS, "text", "created_at", "v"))
 
@@ -82,6 +84,7 @@ def record_to_payload(record: MemoryRecord) -> dict[str, Any]:
         "subject": record.subject,
         "label": record.label,
         "supersedes": list(record.supersedes),
+        HIDDEN_BY: record.hidden_by,
         "attributes": dict(record.attributes),
     }
     return {k: v for k, v in payload.items() if k in _ALWAYS or v not in (None, [], {})}
@@ -114,5 +117,6 @@ def payload_to_record(memory_id: str, payload: dict[str, Any]) -> MemoryRecord:
         subject=payload.get("subject"),
         label=payload.get("label"),
         supersedes=tuple(str(s) for s in payload.get("supersedes") or ()),
+        hidden_by=payload.get(HIDDEN_BY),
         attributes={str(k): str(v) for k, v in (payload.get("attributes") or {}).items()},
     )

@@ -17,6 +17,7 @@ from memory.qdrant.driver import DENSE, RRF_K, SPARSE, Hit, IndexPoint, Where
 from memory.qdrant.payload import (
     CREATED_AT_TS,
     FLOAT_FIELDS,
+    HIDDEN_BY,
     KEYWORD_FIELDS,
     KIND,
     SCOPE,
@@ -47,6 +48,12 @@ def _filter(where: Where) -> models.Filter:
         must.append(models.FieldCondition(key=KIND, match=models.MatchAny(any=list(where.kinds))))
     if where.current_after is not None:
         must.append(models.FieldCondition(key=VALID_TO_TS, range=models.Range(gt=where.current_after)))
+    if where.created_before is not None:
+        must.append(models.FieldCondition(key=CREATED_AT_TS, range=models.Range(lt=where.created_before)))
+    if where.created_after is not None:
+        must.append(models.FieldCondition(key=CREATED_AT_TS, range=models.Range(gt=where.created_after)))
+    if where.listed_only:
+        must.append(models.IsEmptyCondition(is_empty=models.PayloadField(key=HIDDEN_BY)))
     return models.Filter(must=must)
 
 
@@ -75,6 +82,7 @@ class ServerDriver:
                     f"Qdrant collection {collection!r} holds {size}-d vectors but the embedder makes "
                     f"{dimension}-d ones (was SOUVENIR_EMBEDDING_PROVIDER changed?)"
                 )
+            await _create_indexes(client, collection, exclude=set(info.payload_schema))  # fields added later
             return cls(client, collection)
         await _create(client, collection, dimension)
         return cls(client, collection)
@@ -119,18 +127,21 @@ class ServerDriver:
         )
         return _hits(response.points)
 
-    async def newest(self, where: Where, limit: int) -> list[Hit]:
+    async def newest(
+        self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
+    ) -> list[Hit]:
+        direction = models.Direction.ASC if oldest_first else models.Direction.DESC
         records, _next = await _call(
             self._client.scroll(
                 self._collection,
                 scroll_filter=_filter(where),
                 limit=limit,
-                order_by=models.OrderBy(key=CREATED_AT_TS, direction=models.Direction.DESC),
-                with_payload=True,
+                order_by=models.OrderBy(key=CREATED_AT_TS, direction=direction),
+                with_payload=with_payload,
                 with_vectors=False,
             )
         )
-        return _hits(records)
+        return [Hit(str(r.id), float(r.order_value or 0.0), dict(r.payload or {})) for r in records]
 
     async def count(self, where: Where) -> int:
         result = await _call(self._client.count(self._collection, count_filter=_filter(where), exact=True))
@@ -160,10 +171,18 @@ async def _create(client: AsyncQdrantClient, collection: str, dimension: int) ->
             raise StoreUnavailable(f"Qdrant server: {exc}") from exc
     except (ResponseHandlingException, OSError) as exc:
         raise StoreUnavailable(f"Qdrant server: {exc}") from exc
+    await _create_indexes(client, collection, exclude=set())
+
+
+async def _create_indexes(client: AsyncQdrantClient, collection: str, exclude: set[str]) -> None:
     for field in KEYWORD_FIELDS:
+        if field in exclude:
+            continue
         schema = models.KeywordIndexParams(type=models.KeywordIndexType.KEYWORD, is_tenant=field == USER_KEY)
         await _call(client.create_payload_index(collection, field, field_schema=schema, wait=True))
     for field in FLOAT_FIELDS:
+        if field in exclude:
+            continue
         await _call(
             client.create_payload_index(collection, field, field_schema=models.PayloadSchemaType.FLOAT, wait=True)
         )

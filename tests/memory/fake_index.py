@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from memory.records import IndexQuery, MemoryRecord, ScoredMemory
+from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
 
 DIMENSION = 256
@@ -104,17 +104,55 @@ class FakeMemoryIndex:
     async def fetch(self, user_key: str, memory_ids: Sequence[str]) -> list[MemoryRecord]:
         return [self.records[i] for i in memory_ids if i in self.records and self.records[i].user_key == user_key]
 
-    def _owned(self, user_key: str, current_only: bool) -> list[MemoryRecord]:
+    async def hide(self, user_key: str, episode_id: str, fact_id: str) -> int:
+        record = self.records.get(episode_id)
+        if record is None or record.user_key != user_key or record.kind is not MemoryKind.EPISODIC:
+            return 0
+        self.records[episode_id] = replace(record, hidden_by=fact_id)
+        return 1
+
+    def _owned(
+        self,
+        user_key: str,
+        current_only: bool,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+        created_before: datetime | None = None,
+    ) -> list[MemoryRecord]:
         owned = [
-            r for r in self.records.values() if r.user_key == user_key and (not current_only or r.valid_to is None)
+            r
+            for r in self.records.values()
+            if r.user_key == user_key
+            and (not current_only or r.valid_to is None)
+            and (kinds is None or r.kind in kinds)
+            and (not listed_only or r.hidden_by is None)
+            and (created_before is None or r.created_at < created_before)
         ]
         return sorted(owned, key=lambda r: r.created_at, reverse=True)
 
-    async def scroll(self, user_key: str, offset: int, limit: int, *, current_only: bool = False) -> list[MemoryRecord]:
-        return self._owned(user_key, current_only)[max(offset, 0) : max(offset, 0) + max(limit, 0)]
+    async def scroll(
+        self,
+        user_key: str,
+        offset: int,
+        limit: int,
+        *,
+        current_only: bool = False,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+        created_before: datetime | None = None,
+    ) -> list[MemoryRecord]:
+        owned = self._owned(user_key, current_only, kinds, listed_only, created_before)
+        return owned[max(offset, 0) : max(offset, 0) + max(limit, 0)]
 
-    async def count(self, user_key: str, *, current_only: bool = False) -> int:
-        return len(self._owned(user_key, current_only))
+    async def count(
+        self,
+        user_key: str,
+        *,
+        current_only: bool = False,
+        kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> int:
+        return len(self._owned(user_key, current_only, kinds, listed_only))
 
     async def forget_user(self, user_key: str) -> int:
         gone = [i for i, r in self.records.items() if r.user_key == user_key]

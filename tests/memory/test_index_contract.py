@@ -359,3 +359,59 @@ async def test_rarer_terms_weigh_more(driver: IndexDriver) -> None:
     fused = await driver.hybrid(query, encode_query("market conservatory"), Where(user_key=ALICE), 2, candidates=1)
 
     assert rare.memory_id in [h.point_id for h in fused]
+
+
+@pytest.fixture(params=["edge", "server"])
+async def short_walk_index(
+    request: pytest.FixtureRequest, tmp_path: Path, use_embedder: UseEmbedder, clock: FakeClock
+) -> AsyncIterator[QdrantMemoryIndex]:
+    """Deep pages are located by counts beyond 2 ids, so a dozen memories exercise what 20,000 would."""
+    driver = await _driver(request.param, tmp_path, use_embedder.dimension)
+    memory_index = QdrantMemoryIndex(driver, use_embedder, clock, walk=2)
+    try:
+        yield memory_index
+    finally:
+        await memory_index.close()
+
+
+async def test_every_page_of_a_long_listing_is_in_place(short_walk_index: QdrantMemoryIndex) -> None:
+    index = short_walk_index
+    minutes = [0, 1, 2, 3, 3, 3, 4, 10, 11, 30, 31, 32, 33, 90, 91, 200, 201]  # uneven, with ties
+    records = [memory(f"Garden note {i}.", minutes=m) for i, m in enumerate(minutes)]
+    await index.add(records)
+    whole = [r.memory_id for r in await index.scroll(ALICE, 0, 100)]
+    assert len(whole) == len(records)
+    assert [r.memory_id for r in records[-4:]] == list(reversed(whole[:4]))  # newest first
+
+    for limit in (1, 3, 5):
+        pages = [[r.memory_id for r in await index.scroll(ALICE, offset, limit)] for offset in range(0, 20, limit)]
+        assert [i for page in pages for i in page] == whole, f"pages of {limit}"
+    assert await index.scroll(ALICE, len(records), 3) == []
+
+
+async def test_a_hidden_episode_is_left_out_of_the_listing_but_still_found(index: QdrantMemoryIndex) -> None:
+    episode = memory("I love Blue Note jazz.", kind=MemoryKind.EPISODIC)
+    fact = memory("I love Blue Note jazz.", minutes=0)
+    other = memory(CAT, kind=MemoryKind.EPISODIC, minutes=1)
+    await index.add([episode, fact, other])
+
+    assert await index.hide(ALICE, episode.memory_id, fact.memory_id) == 1
+    assert await index.hide(ALICE, fact.memory_id, episode.memory_id) == 0  # only episodes hide
+    assert await index.hide(BOB, other.memory_id, fact.memory_id) == 0  # only one's own
+
+    listed = await index.scroll(ALICE, 0, 10, listed_only=True)
+    assert {r.memory_id for r in listed} == {fact.memory_id, other.memory_id}
+    assert await index.count(ALICE, listed_only=True) == 2
+    assert await index.count(ALICE) == 3
+    [stored] = await index.fetch(ALICE, [episode.memory_id])
+    assert stored.hidden_by == fact.memory_id
+    assert episode.memory_id in [r.record.memory_id for r in await index.search(ask("jazz", limit=5))]
+
+
+async def test_listing_what_was_created_before_a_moment(index: QdrantMemoryIndex) -> None:
+    records = [memory(f"Memory {i} about the sea.", kind=MemoryKind.EPISODIC, minutes=i) for i in range(5)]
+    await index.add([*records, memory(CAT, minutes=1)])
+
+    older = await index.scroll(ALICE, 0, 10, kinds=(MemoryKind.EPISODIC,), created_before=T0 + timedelta(minutes=3))
+
+    assert [r.memory_id for r in older] == [records[2].memory_id, records[1].memory_id, records[0].memory_id]

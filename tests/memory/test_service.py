@@ -258,3 +258,14 @@ async def test_the_memory_list_shows_a_fact_once_and_forgetting_it_takes_its_epi
 
     assert "jazz" not in " ".join(item.text for item in (await service.list_memories(ALICE.key, 0, 50)).items)
     assert not [r for r in index.records.values() if "jazz" in r.text.lower() and r.user_key == ALICE.key]
+
+
+async def test_the_writer_marks_the_twin_so_the_listing_is_read_by_filter() -> None:
+    index = FakeMemoryIndex()
+    service = LongTermMemoryService(index)
+    await Chat(service, ALICE).say("I love Blue Note jazz")
+
+    fact = next(r for r in index.records.values() if r.kind is not MemoryKind.EPISODIC)
+    episode = next(r for r in index.records.values() if r.kind is MemoryKind.EPISODIC)
+    assert episode.hidden_by == fact.memory_id
+    assert await index.count(ALICE.key, listed_only=True) == 1
