@@ -43,7 +43,8 @@ async def test_list_search_export_users_and_forget_while_the_chat_runs(fake_llm:
         total = re.findall(r"\((\d+) of (\d+)\)", listed)[-1][1]
         assert re.search(rf"^terminal:lea\s+lea\s+{total} memories$", users, re.MULTILINE), users
 
-        code, said, err = await run_souvenir(env, "memories", "forget", "--user", "lea", "--id", _memory_id(listed, "Miso"))
+        miso = _memory_id(listed, "Miso")
+        code, said, err = await run_souvenir(env, "memories", "forget", "--user", "lea", "--id", miso)
         assert (code, said.strip()) == (0, "Forgotten."), err
 
         # The chat, still running, sees the change at once and still answers.

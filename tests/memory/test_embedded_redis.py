@@ -37,6 +37,14 @@ def data_dir(request: pytest.FixtureRequest) -> Iterator[Path]:
         yield path
 
 
+def _mode(path: Path) -> int:
+    return path.stat().st_mode
+
+
+def _resolved(path: Path) -> Path:
+    return path.resolve()
+
+
 def _address_without_secret(url: str) -> dict[str, object]:
     parts = urlsplit(url)
     if parts.scheme == "unix":
@@ -64,8 +72,8 @@ async def test_another_process_without_the_secret_can_neither_read_nor_write(dat
         assert await client.get("secret") == b"Miso"
         await client.aclose()
     redis_dir = data_dir / "redis"
-    assert stat.S_IMODE(redis_dir.stat().st_mode) == 0o700
-    assert stat.S_IMODE((redis_dir / "password").stat().st_mode) == 0o600
+    assert stat.S_IMODE(_mode(redis_dir)) == 0o700
+    assert stat.S_IMODE(_mode(redis_dir / "password")) == 0o600
     assert (redis_dir / "password").read_text().strip() not in (redis_dir / "users.acl").read_text()
 
 
@@ -73,8 +81,9 @@ async def test_the_socket_is_in_the_private_data_dir_and_owner_only(data_dir: Pa
     async with embedded_redis(data_dir) as url:
         if fits_unix_socket(data_dir / "redis" / "valkey.sock"):
             socket = Path(urlsplit(url).path)
-            assert socket.parent == (data_dir / "redis").resolve()
-            assert stat.S_ISSOCK(socket.stat().st_mode) and stat.S_IMODE(socket.stat().st_mode) == 0o700
+            assert socket.parent == _resolved(data_dir / "redis")
+            mode = _mode(socket)
+            assert stat.S_ISSOCK(mode) and stat.S_IMODE(mode) == 0o700
         else:
             assert urlsplit(url).hostname == "127.0.0.1" and urlsplit(url).password
 
