@@ -3,13 +3,17 @@ running process answers over its admin socket; a second chat on the folder is re
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import re
+import sys
 from pathlib import Path
 
 from tests.fakes.chat_process import running_chat
 from tests.fakes.fake_openai import FakeOpenAI
-from tests.fakes.souvenir_process import run_chat, run_souvenir, souvenir_env
+from tests.fakes.fake_telegram import FakeTelegram
+from tests.fakes.souvenir_process import ROOT, run_chat, run_souvenir, souvenir_env
 
 STARTED = "Valkey is starting"
 
@@ -72,3 +76,43 @@ async def test_a_second_chat_on_the_same_data_dir_gets_one_line_and_starts_no_se
         # Only the first chat's valkey ever started on this folder.
         assert (data_dir / "redis" / "valkey.log").read_text().count(STARTED) == 1
         await first.say("still here?", expect="echo: still here?")
+
+
+async def test_memories_answer_while_souvenir_run_serves_telegram(fake_llm: FakeOpenAI, data_dir: Path) -> None:
+    async with FakeTelegram() as telegram:
+        env = {
+            **souvenir_env(data_dir, fake_llm.base_url, None),
+            "SOUVENIR_TELEGRAM_TOKEN": telegram.token,
+            "SOUVENIR_TELEGRAM_API_URL": telegram.api_root,
+            "SOUVENIR_LOG_LEVEL": "INFO",
+        }
+        clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
+        process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bot", "run",
+            cwd=ROOT, env={**clean, "PYTHONPATH": str(ROOT), **env},
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+        )  # fmt: skip
+        assert process.stderr is not None
+        log = ""
+        try:
+            while "Souvenir is running on telegram" not in log:
+                line = await asyncio.wait_for(process.stderr.readline(), 90)
+                assert line, log
+                log += line.decode()
+            drain = asyncio.create_task(process.stderr.read())  # keeps the pipe from filling
+            await telegram.push_text(77, "/remember my cat is called Miso")
+            await telegram.wait_for(lambda: any("remember" in t for t in telegram.texts(77)), 30)
+            await telegram.push_text(77, "Hello")
+            await telegram.wait_for(lambda: any("echo: Hello" in t for t in telegram.texts(77)), 30)
+
+            code, users, err = await run_souvenir(env, "memories", "users")
+            assert code == 0, err
+            assert "telegram:77" in users
+            code, listed, err = await run_souvenir(env, "memories", "list", "--user", "77")
+            assert code == 0, err
+            assert "Miso" in listed
+        finally:
+            process.terminate()
+            await asyncio.wait_for(process.wait(), 60)
+        assert process.returncode == 0
+        assert "Traceback" not in (await drain).decode()
