@@ -100,7 +100,6 @@ async def _memories(args: argparse.Namespace, settings: Settings) -> int:
     """Asked of the process that holds the data dir when one runs; else on the stores opened here."""
     from bot.admin.client import ask_running_process
     from bot.admin.operations import AdminRequest, MemoryAdmin
-    from bot.app import open_core
 
     request = AdminRequest(
         action=args.action,
@@ -112,6 +111,8 @@ async def _memories(args: argparse.Namespace, settings: Settings) -> int:
     )
     answer = await ask_running_process(settings.data_dir, request)
     if answer is None:
+        from bot.app import open_core  # heavy: only when the CLI opens the stores itself
+
         async with open_core(settings) as core:
             admin = MemoryAdmin(commands=core.commands, memory=core.memory, people=core.profiles, clock=core.clock)
             answer = await admin.handle(request)
