@@ -75,7 +75,7 @@ def hold_data_dir(data_dir: Path) -> Iterator[DataDirLock]:
         try:
             yield DataDirLock(path, fd)
         finally:
-            # Emptied, not removed: another process may already be waiting on this very file.
+            # Emptied, not removed: another process may have just opened this very file to lock it.
             os.ftruncate(fd, 0)
     finally:
         os.close(fd)
