@@ -12,10 +12,13 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Protocol
+from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from bot.admin.operations import MemoryAdmin
+from bot.admin.server import serve_admin
 from bot.config import Settings
 from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
@@ -34,6 +37,7 @@ from bot.errors import StoreUnavailable
 from bot.llm.factory import open_language_model
 from bot.persona_file import load_persona
 from jobs import Planner, open_proactive_jobs
+from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.factory import open_long_term_memory
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
@@ -93,9 +97,19 @@ async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.
     try:
         await client.ping()
     except (RedisError, OSError) as exc:
-        shown = url.split("@")[-1]  # never print a password from the URL
+        shown = _without_secrets(url)
         raise StoreUnavailable(f"cannot reach Redis at {shown} (SOUVENIR_REDIS_URL): {exc}") from None
     return client
+
+
+def _without_secrets(url: str) -> str:
+    """The URL to show: no user, password or query (redis-py also reads `?password=`)."""
+    parts = urlsplit(url)
+    try:
+        netloc = f"{parts.hostname or ''}:{parts.port}" if parts.port else parts.hostname or ""
+    except ValueError:
+        netloc = parts.netloc.rpartition("@")[2]
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 @asynccontextmanager
@@ -104,6 +118,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
     async with AsyncExitStack() as stack:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         persona = load_persona(settings.persona_file)
+        # Embedded stores belong to one process: taken before any starts, so a second one never does.
+        embedded = settings.redis_url is None or settings.qdrant_url is None
+        lock = stack.enter_context(hold_data_dir(settings.data_dir)) if embedded else None
         client = await _connect_redis(stack, settings)
         profiles = RedisProfiles(client)
         window = RedisConversationWindow(
@@ -147,6 +164,12 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             default_language=settings.default_language,
             bot_name=persona.name,
         )
+        if lock is not None:
+            # The operator CLI asks this process rather than opening the embedded stores a second time.
+            admin = MemoryAdmin(
+                commands=commands, memory=memory, people=profiles, clock=clock, recall_limit=settings.recall_limit
+            )
+            await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm)
 
 

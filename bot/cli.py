@@ -13,8 +13,7 @@ from typing import Any
 
 from bot import __version__
 from bot.config import Settings, load_settings
-from bot.engine.model import UserRef
-from bot.errors import ConfigError, SouvenirError
+from bot.errors import ConfigError, DataDirInUse, SouvenirError
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 log = logging.getLogger("souvenir")
@@ -36,8 +35,15 @@ def _parser() -> argparse.ArgumentParser:
     chat.add_argument("--user", default="you", help="who you are in this chat (default: you)")
     chat.set_defaults(handler=_chat)
 
-    memories = sub.add_parser("memories", help="view, search, forget or export a person's memories")
+    memories = sub.add_parser(
+        "memories",
+        help="list people; view, search, forget or export a person's memories",
+        description="Works while Souvenir runs: the running process answers over its admin socket.",
+    )
     msub = memories.add_subparsers(dest="action", metavar="ACTION", required=True)
+    msub.add_parser("users", help="list the people stored: key, name, number of memories").set_defaults(
+        handler=_memories
+    )
     for action, text in (
         ("list", "list what is remembered, newest first"),
         ("search", "recall the memories that match a text"),
@@ -45,7 +51,12 @@ def _parser() -> argparse.ArgumentParser:
         ("export", "print everything held about the person as JSON"),
     ):
         p = msub.add_parser(action, help=text)
-        p.add_argument("--user", required=True, help="the person's key, e.g. telegram:12345 or terminal:you")
+        p.add_argument(
+            "--user",
+            required=True,
+            help="the person's key, e.g. telegram:12345 or terminal:you; a bare id (12345, you) when only one "
+            "person has it",
+        )
         if action == "list":
             p.add_argument("--limit", type=int, default=50)
         if action == "search":
@@ -67,13 +78,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _user_ref(key: str) -> UserRef:
-    platform, sep, user_id = key.partition(":")
-    if not sep or not platform or not user_id:
-        raise ConfigError(f"--user: expected a key like telegram:12345 or terminal:you (got {key!r})")
-    return UserRef(platform, user_id, user_id)
-
-
 async def _run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.runner import run_companion
 
@@ -93,30 +97,34 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _memories(args: argparse.Namespace, settings: Settings) -> int:
-    from bot.app import open_core
-    from bot.engine.model import RecallQuery
+    """Asked of the process that holds the data dir when one runs; else on the stores opened here."""
+    from bot.admin.client import ask_running_process
+    from bot.admin.operations import AdminRequest, MemoryAdmin
 
-    user = _user_ref(args.user)
-    async with open_core(settings) as core:
-        if args.action == "list":
-            page = await core.commands.memories_page(user, 0, args.limit)
-            for item in page.items:
-                print(f"{item.memory_id}  {item.created_at:%Y-%m-%d}  {item.kind:<9}  {item.text}")
-            print(f"({len(page.items)} of {page.total})")
-        elif args.action == "search":
-            query = RecallQuery(user.key, args.query, core.clock.now(), scopes=("dm",), limit=settings.recall_limit)
-            for memory in await core.memory.recall(query):
-                print(f"{memory.memory_id}  {memory.score:.3f}  {memory.kind:<9}  {memory.text}")
-        elif args.action == "forget":
-            if args.all:
-                result = await core.commands.forget_everything(user)
-            else:
-                result = await core.commands.forget_memory(user, args.memory_id)
-            print(result.text)
-            return 0 if result.ok else 1
-        else:
-            sys.stdout.write((await core.commands.export(user)).decode() + "\n")
-    return 0
+    request = AdminRequest(
+        action=args.action,
+        user=getattr(args, "user", None),
+        limit=max(1, getattr(args, "limit", 50)),
+        query=getattr(args, "query", ""),
+        memory_id=getattr(args, "memory_id", None),
+        all=getattr(args, "all", False),
+    )
+    answer = await ask_running_process(settings.data_dir, request)
+    if answer is None:
+        from bot.app import open_core  # heavy: only when the CLI opens the stores itself
+
+        async with open_core(settings) as core:
+            admin = MemoryAdmin(
+                commands=core.commands,
+                memory=core.memory,
+                people=core.profiles,
+                clock=core.clock,
+                recall_limit=settings.recall_limit,
+            )
+            answer = await admin.handle(request)
+    sys.stdout.write(answer.out)
+    sys.stderr.write(answer.err)
+    return answer.code
 
 
 async def _eval_locomo(args: argparse.Namespace, settings: Settings) -> int:
@@ -160,6 +168,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return asyncio.run(_stoppable(handler(args, settings)))
     except ConfigError as exc:
         print(f"souvenir: configuration error: {exc}", file=sys.stderr)
+        return 2
+    except DataDirInUse as exc:
+        print(f"souvenir: {exc}", file=sys.stderr)
         return 2
     except SouvenirError as exc:
         print(f"souvenir: {exc}", file=sys.stderr)

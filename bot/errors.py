@@ -23,3 +23,7 @@ class InvalidInput(SouvenirError):
 
 class UserUnreachable(SouvenirError):
     """The platform refuses to deliver to this person (they blocked the bot or closed their DMs)."""
+
+
+class DataDirInUse(StoreUnavailable):
+    """Another Souvenir process holds the data dir's embedded stores; the message names its pid."""

@@ -16,6 +16,7 @@ import redis.asyncio as aioredis
 from bot.engine.model import ChatTurn, MonthDay, UserProfile
 
 _PREFIX = "souvenir"
+_USERS_KEY = f"{_PREFIX}:users"  # every user key with a profile, for the operator's `memories users`
 
 
 def _profile_key(user_key: str) -> str:
@@ -123,6 +124,7 @@ class RedisProfiles:
                 pipe.hdel(key, *absent)
             if present:
                 pipe.hset(key, mapping=cast("Mapping[Any, Any]", present))
+            pipe.sadd(_USERS_KEY, profile.user_key)
             await pipe.execute()
 
     async def load_profiles(self, user_keys: Sequence[str]) -> list[UserProfile]:
@@ -146,10 +148,24 @@ class RedisProfiles:
         async with self._redis.pipeline(transaction=False) as pipe:
             for user_key, at in disclosed_at.items():
                 pipe.hset(_profile_key(user_key), "last_disclosed_at", at.isoformat())
+            pipe.sadd(_USERS_KEY, *disclosed_at)
             await pipe.execute()
 
+    async def known_user_keys(self) -> list[str]:
+        """Everyone with a profile, sorted. Profiles saved before the index existed are indexed on first use."""
+        keys = {_text(k) for k in await self._redis.smembers(_USERS_KEY)}
+        if not keys:
+            prefix = _profile_key("")
+            keys = {_text(k).removeprefix(prefix) async for k in self._redis.scan_iter(match=f"{prefix}*")}
+            if keys:
+                await self._redis.sadd(_USERS_KEY, *keys)
+        return sorted(keys)
+
     async def forget_user(self, user_key: str) -> None:
-        await self._redis.delete(_profile_key(user_key))
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.delete(_profile_key(user_key))
+            pipe.srem(_USERS_KEY, user_key)
+            await pipe.execute()
 
 
 def _text(value: str | bytes) -> str:

@@ -42,3 +42,23 @@ async def test_a_malformed_user_key_gets_one_clear_line(fake_llm: FakeOpenAI, re
     code, _, err = await run_souvenir(env, "memories", "list", "--user", "lea")
     assert code == 2
     assert "--user" in err and "telegram:12345" in err and "Traceback" not in err
+
+
+async def test_users_lists_people_and_a_bare_id_finds_the_chat_user(
+    fake_llm: FakeOpenAI, redis_url: str, data_dir: Path
+) -> None:
+    env = souvenir_env(data_dir, fake_llm.base_url, redis_url)
+    code, _, err = await run_chat(["I have a cat named Miso"], env, "--user", "alice")
+    assert code == 0, err
+
+    code, users, err = await run_souvenir(env, "memories", "users")
+    assert code == 0, err
+    assert "terminal:alice" in users and "(1 person)" in users
+
+    code, listed, err = await run_souvenir(env, "memories", "list", "--user", "alice")
+    assert code == 0, err
+    assert "Miso" in listed
+
+    code, _, err = await run_souvenir(env, "memories", "list", "--user", "ali")
+    assert code == 2
+    assert "did you mean terminal:alice" in err and "Traceback" not in err

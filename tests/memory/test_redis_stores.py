@@ -108,3 +108,19 @@ async def test_turns_appended_to_several_windows_at_once_are_trimmed_and_expire(
     assert await window.recent_turns("telegram:dm:2") == [note]
     assert await redis_client.exists("souvenir:window:telegram:dm:3") == 0
     assert 0 < await redis_client.ttl("souvenir:window:telegram:dm:2") <= 300
+
+
+async def test_everyone_with_a_profile_is_listed_until_erased(redis_client: aioredis.Redis) -> None:
+    profiles = RedisProfiles(redis_client)
+    await profiles.save_profile(UserProfile("terminal:lea", display_name="Léa"))
+    await profiles.mark_disclosed({"telegram:7": AT})
+    assert await profiles.known_user_keys() == ["telegram:7", "terminal:lea"]
+
+    await profiles.forget_user("terminal:lea")
+
+    assert await profiles.known_user_keys() == ["telegram:7"]
+
+
+async def test_profiles_saved_before_the_list_existed_are_listed(redis_client: aioredis.Redis) -> None:
+    await redis_client.hset("souvenir:profile:discord:5", mapping={"display_name": "Ana"})
+    assert await RedisProfiles(redis_client).known_user_keys() == ["discord:5"]

@@ -1,0 +1,108 @@
+"""`souvenir memories …` as one request → one answer, whether the CLI runs it itself or asks the running process.
+
+Both paths run this same code, so the operator sees the same output either way.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from bot.admin.users import pick_user, user_of
+from bot.engine.commands import UserCommands
+from bot.engine.model import RecallQuery, UserProfile, UserRef
+from bot.engine.ports import Clock, LongTermMemory
+from bot.errors import InvalidInput
+
+log = logging.getLogger(__name__)
+
+Action = Literal["list", "search", "forget", "export", "users"]
+
+
+class AdminRequest(BaseModel):
+    """One operator command, as the CLI parsed it."""
+
+    action: Action
+    user: str | None = None
+    limit: int = Field(default=50, ge=1)
+    query: str = ""
+    memory_id: str | None = None
+    all: bool = False
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the CLI prints and the exit code it returns."""
+
+    code: int
+    out: str = ""
+    err: str = ""
+
+
+class KnownPeople(Protocol):
+    async def known_user_keys(self) -> list[str]: ...
+
+    async def load_profiles(self, user_keys: Sequence[str]) -> list[UserProfile]: ...
+
+
+class MemoryAdmin:
+    def __init__(
+        self,
+        *,
+        commands: UserCommands,
+        memory: LongTermMemory,
+        people: KnownPeople,
+        clock: Clock,
+        recall_limit: int = 10,
+    ) -> None:
+        self._commands = commands
+        self._recall_limit = recall_limit
+        self._memory = memory
+        self._people = people
+        self._clock = clock
+
+    async def handle(self, request: AdminRequest) -> Answer:
+        known = await self._people.load_profiles(await self._people.known_user_keys())
+        if request.action == "users":
+            return await self._users(known)
+        try:
+            user = pick_user(request.user or "", known)
+        except InvalidInput as exc:
+            return Answer(2, err=f"souvenir: {exc}\n")
+        if request.action == "list":
+            return await self._list(user, request.limit)
+        if request.action == "search":
+            return await self._search(user, request.query)
+        if request.action == "forget":
+            if request.all:
+                result = await self._commands.forget_everything(user)
+            else:
+                result = await self._commands.forget_memory(user, request.memory_id or "")
+            return Answer(0 if result.ok else 1, out=result.text + "\n")
+        return Answer(0, out=(await self._commands.export(user)).decode() + "\n")
+
+    async def _users(self, known: Sequence[UserProfile]) -> Answer:
+        rows = [
+            (p.user_key, p.display_name or "-", (await self._commands.memories_page(user_of(p.user_key), 0, 1)).total)
+            for p in known
+        ]
+        key_width = max((len(key) for key, _, _ in rows), default=0)
+        name_width = max((len(name) for _, name, _ in rows), default=0)
+        lines = [f"{key:<{key_width}}  {name:<{name_width}}  {total} memories" for key, name, total in rows]
+        lines.append(f"({len(known)} {'person' if len(known) == 1 else 'people'})")
+        return Answer(0, out="\n".join(lines) + "\n")
+
+    async def _list(self, user: UserRef, limit: int) -> Answer:
+        page = await self._commands.memories_page(user, 0, limit)
+        lines = [f"{m.memory_id}  {m.created_at:%Y-%m-%d}  {m.kind:<9}  {m.text}" for m in page.items]
+        lines.append(f"({len(page.items)} of {page.total})")
+        return Answer(0, out="\n".join(lines) + "\n")
+
+    async def _search(self, user: UserRef, text: str) -> Answer:
+        query = RecallQuery(user.key, text, self._clock.now(), scopes=("dm",), limit=self._recall_limit)
+        found = await self._memory.recall(query)
+        return Answer(0, out="".join(f"{m.memory_id}  {m.score:.3f}  {m.kind:<9}  {m.text}\n" for m in found))
