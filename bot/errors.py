@@ -23,3 +23,7 @@ class InvalidInput(SouvenirError):
 
 class UserUnreachable(SouvenirError):
     """The platform refuses to deliver to this person (they blocked the bot or closed their DMs)."""
+
+
+class ErasedMeanwhile(SouvenirError):
+    """The person erased their data while something about them was being written: the write was dropped."""

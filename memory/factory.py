@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from bot.config import Settings
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.index_factory import open_embedder, open_memory_index
+from memory.ports import ErasureLog, SaidTurns
 from memory.service import LongTermMemoryService
 
 
@@ -18,14 +19,19 @@ async def open_long_term_memory(
     clock: Clock,
     llm: LanguageModel | None = None,
     planner: OccasionPlanner | None = None,
+    erasures: ErasureLog | None = None,
+    said_turns: SaidTurns | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
-    `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on."""
+    `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on; `erasures` fences
+    writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns."""
     async with open_embedder(settings) as embedder, open_memory_index(settings, embedder, clock=clock) as index:
         yield LongTermMemoryService(
             index,
             default_timezone=settings.default_timezone,
             llm=llm if settings.llm_extraction else None,
             planner=planner,
+            erasures=erasures,
+            said_turns=said_turns,
         )

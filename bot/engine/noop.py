@@ -26,3 +26,13 @@ class NoPlanner:
 
     async def note_activity(self, user_key: str, at: datetime) -> None:
         return None
+
+
+class NoErasureFence:
+    """Where nothing is erased while messages are answered (tests of the engine alone, benches)."""
+
+    async def epoch(self, user_key: str) -> int:
+        return 0
+
+    async def settle(self, user_key: str, since: int) -> bool:
+        return True
