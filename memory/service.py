@@ -131,6 +131,14 @@ class LongTermMemoryService:
         try:
             # First, so nothing is lost if extraction fails; fenced, so /forget all meanwhile wins.
             await self._writer.add_fenced(origin.user_key, epoch, [*updated, episode])
+            if self._erasures is not None:
+                # An earlier message forgotten meanwhile: its words leave this one's context (once this is
+                # stored, forgetting finds this episode through the earlier one's attributes instead).
+                ids = dict(zip(self._episode_ids(exchange, earlier), earlier, strict=True))
+                gone = await self._erasures.forgotten_among(origin.user_key, list(ids))
+                if gone:
+                    kept = tuple(turn for memory_id, turn in ids.items() if memory_id not in gone)
+                    await self._writer.add_fenced(origin.user_key, epoch, [episodic_record(exchange, kept)])
         except ErasedMeanwhile:
             log.info("an exchange was not kept: the person erased their data meanwhile")
             return
@@ -211,11 +219,14 @@ class LongTermMemoryService:
     async def _epoch(self, user_key: str) -> int | None:
         return None if self._erasures is None else await self._erasures.epoch(user_key)
 
+    @staticmethod
+    def _episode_ids(exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[str]:
+        message = exchange.message
+        return [episode_id(message.user.key, message.conversation_id, t.at, t.text) for t in turns]
+
     async def _current_episodes(self, exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[MemoryRecord]:
         """The stored episodes of `turns` that are still current: a forgotten or superseded one stays so."""
-        message = exchange.message
-        ids = [episode_id(message.user.key, message.conversation_id, t.at, t.text) for t in turns]
-        found = await self._store.fetch(message.user.key, ids)
+        found = await self._store.fetch(exchange.message.user.key, self._episode_ids(exchange, turns))
         return [r for r in found if r.kind is MemoryKind.EPISODIC and r.valid_to is None]
 
     async def _forget_words(self, user_key: str, epoch: int | None, forgotten: list[MemoryRecord]) -> None:
