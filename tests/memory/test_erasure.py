@@ -5,15 +5,19 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import redis.asyncio as aioredis
 
 from bot.engine.model import ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
 from memory.erasure import RedisErasureLog
-from memory.records import MemoryRecord
+from memory.qdrant.edge import EdgeDriver
+from memory.qdrant.index import QdrantMemoryIndex
+from memory.records import IndexQuery, MemoryRecord
 from memory.service import LongTermMemoryService
 from memory.text_caches import cached_texts
-from tests.memory.fake_index import FakeMemoryIndex
+from tests.conftest import FakeClock
+from tests.memory.fake_index import DIMENSION, FakeMemoryIndex, HashingEmbedder
 
 ALICE = UserRef("telegram", "1", "Alice")
 START = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)
@@ -72,3 +76,30 @@ async def test_forgetting_drops_the_texts_this_process_cached_for_recall(redis_c
     await memory.forget_user(ALICE.key)
 
     assert cached_texts() == 0
+
+
+class CountingEmbedder(HashingEmbedder):
+    def __init__(self) -> None:
+        self.embedded: list[str] = []
+
+    async def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        self.embedded += texts
+        return await super().embed(texts)
+
+
+async def test_forgetting_a_person_drops_the_query_vectors_the_index_kept_of_their_messages(
+    tmp_path: Path, clock: FakeClock
+) -> None:
+    embedder = CountingEmbedder()
+    index = QdrantMemoryIndex(await EdgeDriver.open(tmp_path / "qdrant", DIMENSION), embedder, clock)
+    try:
+        query = IndexQuery(ALICE.key, "Is Zanzibar my secret word?", clock.now())
+        await index.search(query)
+        await index.search(query)
+        assert embedder.embedded.count(query.text) == 1  # kept for the second search of the same message
+
+        await index.forget_user(ALICE.key)
+        await index.search(query)
+        assert embedder.embedded.count(query.text) == 2  # the kept one went with the person
+    finally:
+        await index.close()
