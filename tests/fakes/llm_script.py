@@ -202,7 +202,10 @@ class ScriptedLLMServer(ABC):
             behaviour = None
         if isinstance(behaviour, Held):
             behaviour.arrived.set()
-            await behaviour.release.wait()
+            waits = [asyncio.ensure_future(e.wait()) for e in (behaviour.release, self._stopping)]
+            _done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for waiting in pending:  # a test that failed before releasing must not hold the server's shutdown
+                waiting.cancel()
             behaviour = Reply(behaviour.text) if behaviour.text is not None else None
         if isinstance(behaviour, Status):
             headers_out = {}
