@@ -39,6 +39,7 @@ from bot.persona_file import load_persona
 from jobs import Planner, open_proactive_jobs
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
+from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 
@@ -126,18 +127,29 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         window = RedisConversationWindow(
             client, max_turns=settings.window_turns, ttl=timedelta(hours=settings.window_ttl_hours)
         )
+        claims = RedisMessageClaims(client)
+        erasures = RedisErasureLog(client)
         llm = await stack.enter_async_context(open_language_model(settings))
         planner = DeferredPlanner()
         memory = await stack.enter_async_context(
-            open_long_term_memory(settings, clock=clock, llm=llm if settings.llm_extraction else None, planner=planner)
+            open_long_term_memory(
+                settings,
+                clock=clock,
+                llm=llm if settings.llm_extraction else None,
+                planner=planner,
+                erasures=erasures,
+                said_turns=window,
+            )
         )
         # Planning works without the scheduler running, so /birthday and erasure keep schedules right everywhere.
-        schedule = Planner(settings, redis=client, profiles=profiles, dated_events=memory, clock=clock)
+        schedule = Planner(
+            settings, redis=client, profiles=profiles, dated_events=memory, clock=clock, erasures=erasures
+        )
         planner.target = schedule
         engine = Engine(
             llm=llm,
             window=window,
-            claims=RedisMessageClaims(client),
+            claims=claims,
             profiles=profiles,
             memory=memory,
             planner=planner,
@@ -151,6 +163,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 recall_max_words=settings.recall_max_words,
                 disclosure=settings.disclosure_policy,
             ),
+            fence=ShortTermFence(erasures, [profiles, window]),
         )
         stack.push_async_callback(engine.drain)
         commands = UserCommands(
@@ -158,7 +171,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             memories=memory,
             window=window,
             planner=planner,
-            erasers=[memory, profiles, window, planner],
+            # The erasure log first: writes in flight see the new epoch before anything is deleted.
+            erasers=[erasures, memory, profiles, window, claims, planner],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,

@@ -27,3 +27,7 @@ class UserUnreachable(SouvenirError):
 
 class DataDirInUse(StoreUnavailable):
     """Another Souvenir process holds the data dir's embedded stores; the message names its pid."""
+
+
+class ErasedMeanwhile(SouvenirError):
+    """The person erased their data while something about them was being written: the write was dropped."""

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from bot.config import Settings
 from bot.engine.model import DatedEvent
-from bot.engine.ports import Clock, DatedEvents, ProfileStore
+from bot.engine.ports import Clock, DatedEvents, ErasureEpochs, ProfileStore
 from jobs import members
 from jobs import occasions as oc
 from jobs import schedule as sc
@@ -30,15 +30,24 @@ class Planner:
         dated_events: DatedEvents,
         clock: Clock,
         lease: timedelta = timedelta(minutes=10),
+        erasures: ErasureEpochs | None = None,
     ) -> None:
         self._settings = settings
+        self._erasures = erasures
         self._profiles = profiles
         self._dated_events = dated_events
         self._clock = clock
         self.due = DueStore(redis, lease=lease)
 
     async def plan_user(self, user_key: str) -> None:
-        """Recompute the person's items from their profile and dated events."""
+        """Recompute the person's items from their profile and dated events. When the person erased their
+        data meanwhile (read before, written after), the erasure wins: what was planned goes."""
+        epoch = None if self._erasures is None else await self._erasures.epoch(user_key)
+        await self._plan(user_key)
+        if self._erasures is not None and await self._erasures.epoch(user_key) != epoch:
+            await self.forget_user(user_key)
+
+    async def _plan(self, user_key: str) -> None:
         profile = await self._profiles.load_profile(user_key)
         if not profile.reachable:
             await self.due.drop_schedules(user_key, unreachable=True)

@@ -22,6 +22,10 @@ from memory.extraction.dated import describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 
 SAID = "said"  # attributes key: the message as written, shown in /memories and in recall
+# attributes keys: the ids of the episodes whose words are indexed with this one (space-separated), so that
+# forgetting one of them takes its words out of this one's indexed text too
+PREVIOUS = "previous"
+NEXT = "next"
 CONTEXT_WORDS = 50
 CONTEXT_TURNS = 1  # messages before and after an episode that are indexed with it
 REPLY_GIST_WORDS = 15
@@ -55,12 +59,39 @@ def context_of_turns(turns: tuple[ChatTurn, ...]) -> str | None:
     return " | ".join(_clip(t.text, CONTEXT_WORDS) for t in turns) or None
 
 
-def with_next(previous: MemoryRecord, said_next: str) -> MemoryRecord:
+def _context_part(said: str) -> str:
+    return f" | {_clip(said, CONTEXT_WORDS)}"
+
+
+def _ids(record: MemoryRecord, key: str) -> list[str]:
+    return record.attributes.get(key, "").split()
+
+
+def with_next(previous: MemoryRecord, said_next: str, next_id: str) -> MemoryRecord:
     """The previous episode, its indexed text followed by the start of the next message (once)."""
-    addition = f" | {_clip(said_next, CONTEXT_WORDS)}"
+    addition = _context_part(said_next)
     if previous.text.endswith(addition):
         return previous  # the same next message again (a redelivery): nothing to add
-    return replace(previous, text=previous.text + addition)
+    following = " ".join(dict.fromkeys([*_ids(previous, NEXT), next_id]))
+    return replace(previous, text=previous.text + addition, attributes={**previous.attributes, NEXT: following})
+
+
+def neighbour_ids(episode: MemoryRecord) -> list[str]:
+    """The episodes indexed with this one's words (the messages just before and after it)."""
+    return [*_ids(episode, PREVIOUS), *_ids(episode, NEXT)]
+
+
+def without_neighbour(record: MemoryRecord, forgotten: MemoryRecord) -> MemoryRecord:
+    """`record` with the words of the forgotten episode taken out of its indexed text."""
+    text = record.text.replace(_context_part(shown_text(forgotten)), "")
+    attributes = dict(record.attributes)
+    for key in (PREVIOUS, NEXT):
+        kept = [i for i in _ids(record, key) if i != forgotten.memory_id]
+        if kept:
+            attributes[key] = " ".join(kept)
+        else:
+            attributes.pop(key, None)
+    return replace(record, text=text, attributes=attributes)
 
 
 def indexed_text(said: str, at: datetime, timezone: str, language: str, previous: str | None, reply: str) -> str:
@@ -74,14 +105,17 @@ def indexed_text(said: str, at: datetime, timezone: str, language: str, previous
     if mentioned:
         parts.append(f"({', '.join(dict.fromkeys(mentioned))})")
     if previous:
-        parts.append(f"| {previous}")
+        parts.append(f"| {previous}")  # one `_context_part` per previous message
     if reply.strip():
         parts.append(f"| {_clip(reply, REPLY_GIST_WORDS)}")
     return " ".join(parts)
 
 
-def episodic_record(exchange: Exchange, previous: str | None) -> MemoryRecord:
+def episodic_record(exchange: Exchange, earlier: tuple[ChatTurn, ...] = ()) -> MemoryRecord:
+    """The episode of the exchange's message, indexed with the words of the `earlier` messages."""
     message = exchange.message
+    user = message.user.key
+    previous_ids = [episode_id(user, message.conversation_id, t.at, t.text) for t in earlier]
     return MemoryRecord(
         memory_id=episode_id(message.user.key, message.conversation_id, message.sent_at, message.text),
         user_key=message.user.key,
@@ -91,7 +125,7 @@ def episodic_record(exchange: Exchange, previous: str | None) -> MemoryRecord:
             message.sent_at,
             exchange.timezone,
             exchange.language,
-            previous,
+            context_of_turns(earlier),
             "" if exchange.reply.fallback else exchange.reply.text,  # "sorry, I can't think" is no context
         ),
         language=exchange.language,
@@ -102,5 +136,5 @@ def episodic_record(exchange: Exchange, previous: str | None) -> MemoryRecord:
         valid_from=message.sent_at,
         importance=0.3,
         timezone=exchange.timezone,
-        attributes={SAID: message.text},
+        attributes={SAID: message.text, **({PREVIOUS: " ".join(previous_ids)} if previous_ids else {})},
     )

@@ -11,6 +11,7 @@ from bot.config import Settings
 from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.index_factory import open_embedder, open_memory_index
+from memory.ports import ErasureLog, SaidTurns
 from memory.service import LongTermMemoryService
 
 
@@ -21,10 +22,13 @@ async def open_long_term_memory(
     clock: Clock,
     llm: LanguageModel | None = None,
     planner: OccasionPlanner | None = None,
+    erasures: ErasureLog | None = None,
+    said_turns: SaidTurns | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
-    `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on."""
+    `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on; `erasures` fences
+    writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns."""
     async with open_embedder(settings) as embedder, open_memory_index(settings, embedder, clock=clock) as index:
         await asyncio.to_thread(_warm_up_dates, clock.now(), settings.default_timezone)
         fade_days = settings.episode_fade_days
@@ -35,6 +39,8 @@ async def open_long_term_memory(
             planner=planner,
             clock=clock,
             episode_fade=timedelta(days=fade_days) if fade_days > 0 else None,
+            erasures=erasures,
+            said_turns=said_turns,
         )
         try:
             yield service

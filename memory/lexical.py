@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 
 from memory.bm25 import bm25_scores
 from memory.episodes import shown_text
 from memory.records import MemoryRecord
 from memory.sparse import STOPWORDS, tokenize
+from memory.text_caches import text_cache
 
 _CAPITALISED = re.compile(r"\b[^\W\d_][\w'’-]*", re.UNICODE)
 # Capitalised question words are no names ("What", "Quand"): the stopwords and these.
@@ -45,13 +45,13 @@ def stems(text: str) -> list[str]:
     return [stem(t) for t in tokenize(text)]
 
 
-@lru_cache(maxsize=32768)
+@text_cache(maxsize=32768)
 def _terms(text: str) -> Counter[str]:
     # Cached: the same memories come back for many questions, and tokenising is the costly part of recall.
     return Counter(stems(text))
 
 
-@lru_cache(maxsize=32768)
+@text_cache(maxsize=32768)
 def _weighted(text: str, shown: str) -> tuple[Counter[str], int]:
     words = _terms(text).copy()
     for term, count in _terms(shown).items():

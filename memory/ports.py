@@ -70,3 +70,27 @@ class MemoryCatalog(Protocol):
     ) -> int: ...
 
     async def forget_user(self, user_key: str) -> int: ...
+
+
+class ErasureLog(Protocol):
+    """What memory writes in flight check so that an erasure made meanwhile wins (across processes)."""
+
+    async def epoch(self, user_key: str) -> int:
+        """How many times all of the person's data was erased (`/forget all`)."""
+        ...
+
+    async def forgot(self, user_key: str, memory_ids: Sequence[str]) -> None:
+        """Note memories forgotten one by one (before they are removed)."""
+        ...
+
+    async def forgotten_among(self, user_key: str, memory_ids: Sequence[str]) -> set[str]:
+        """Those of `memory_ids` the person forgot lately."""
+        ...
+
+
+class SaidTurns(Protocol):
+    """The short-term windows, as forgetting one memory needs them."""
+
+    async def forget_said(self, user_key: str, texts: Sequence[str]) -> None:
+        """Drop the person's turns saying exactly one of `texts` (and the replies to them) from their windows."""
+        ...

@@ -18,7 +18,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import lru_cache
 
 from bot.engine.dates import FoundDate
 from bot.engine.model import RecalledMemory, RecallQuery
@@ -27,6 +26,7 @@ from memory.extraction.candidates import PRECISION
 from memory.lexical import asked_names, keyword_scores, says_any, stems
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
+from memory.text_caches import text_cache
 
 # relevance = keyword score (0..1) + RANK_WEIGHT / (1 + meaning rank / RANK_SCALE) + SIMILARITY_WEIGHT * cosine
 RANK_WEIGHT = 0.45
@@ -135,7 +135,7 @@ def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_d
     return value
 
 
-@lru_cache(maxsize=32768)
+@text_cache(maxsize=32768)
 def _token_set(text: str) -> frozenset[str]:
     return frozenset(tokenize(text))
 

@@ -6,12 +6,13 @@ One module owns the Redis key layout for these; `forget_user` removes everything
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import fields
 from datetime import datetime, timedelta
 from typing import Any, cast
 
 import redis.asyncio as aioredis
+from redis.exceptions import WatchError
 
 from bot.engine.model import ChatTurn, MonthDay, UserProfile
 
@@ -73,25 +74,62 @@ class RedisConversationWindow:
                 await pipe.execute()
 
     async def forget_user(self, user_key: str) -> None:
-        """Drop the person's turns from every window they wrote in; private windows go whole."""
-        conversations = set(await self._redis.smembers(_conversations_key(user_key)))
+        """Drop the person's turns, and the replies to them, from every window they wrote in; private
+        windows go whole."""
+        await self._drop_turns(user_key, lambda turn: True, whole_dm=True)
+        await self._redis.delete(_conversations_key(user_key))
+
+    async def forget_said(self, user_key: str, texts: Sequence[str]) -> None:
+        """Drop the person's turns that say exactly one of `texts` (a forgotten memory), and the replies to
+        them, from every window they wrote in."""
+        said = set(texts)
+        if said:
+            await self._drop_turns(user_key, lambda turn: turn.get("text") in said, whole_dm=False)
+
+    async def _drop_turns(self, user_key: str, matches: Callable[[dict[str, Any]], bool], *, whole_dm: bool) -> None:
+        conversations = {_text(c) for c in await self._redis.smembers(_conversations_key(user_key))}
         platform, _, user_id = user_key.partition(":")
         # The private window may hold only unprompted messages from the bot, which name no author.
         conversations.add(f"{platform}:dm:{user_id}")
-        for raw_id in conversations:
-            conversation_id = _text(raw_id)
+        for conversation_id in conversations:
             key = _window_key(conversation_id)
-            if ":dm:" in conversation_id:
+            if whole_dm and ":dm:" in conversation_id:
                 await self._redis.delete(key)
                 continue
-            kept = [item for item in await self._redis.lrange(key, 0, -1) if json.loads(item).get("author") != user_key]
+            # The watch makes a turn appended meanwhile retry the scrub rather than be lost.
             async with self._redis.pipeline(transaction=True) as pipe:
-                pipe.delete(key)
-                if kept:
-                    pipe.rpush(key, *kept)
-                    pipe.expire(key, self._ttl_s)
-                await pipe.execute()
-        await self._redis.delete(_conversations_key(user_key))
+                while True:
+                    try:
+                        await pipe.watch(key)
+                        stored = await pipe.lrange(key, 0, -1)
+                        kept = _without_turns(stored, user_key, matches)
+                        if len(kept) == len(stored):
+                            break
+                        ttl = await pipe.ttl(key)
+                        pipe.multi()
+                        pipe.delete(key)
+                        if kept:
+                            pipe.rpush(key, *kept)
+                            pipe.expire(key, ttl if ttl > 0 else self._ttl_s)
+                        await pipe.execute()
+                        break
+                    except WatchError:
+                        continue
+
+
+def _without_turns(
+    stored: Sequence[bytes | str], user_key: str, matches: Callable[[dict[str, Any]], bool]
+) -> list[bytes | str]:
+    """The stored turns but the person's matching ones and the companion's replies right after them."""
+    kept: list[bytes | str] = []
+    dropping = False
+    for raw in stored:
+        turn = json.loads(raw)
+        if turn.get("role") == "user":
+            dropping = turn.get("author") == user_key and matches(turn)
+        if not dropping:
+            kept.append(raw)
+    return kept
 
 
 class RedisMessageClaims:
@@ -103,6 +141,13 @@ class RedisMessageClaims:
 
     async def claim(self, key: str) -> bool:
         return bool(await self._redis.set(f"{_PREFIX}:claim:{key}", "1", nx=True, ex=self._ttl_s))
+
+    async def forget_user(self, user_key: str) -> None:
+        """The claims of the person's private chat name them (group claims name the group only)."""
+        platform, _, user_id = user_key.partition(":")
+        pattern = f"{_PREFIX}:claim:{_glob_escaped(platform)}:dm:{_glob_escaped(user_id)}:*"
+        async for key in self._redis.scan_iter(match=pattern, count=1000):
+            await self._redis.delete(key)
 
 
 class RedisProfiles:
@@ -166,6 +211,10 @@ class RedisProfiles:
             pipe.delete(_profile_key(user_key))
             pipe.srem(_USERS_KEY, user_key)
             await pipe.execute()
+
+
+def _glob_escaped(text: str) -> str:
+    return "".join(f"\\{ch}" if ch in "*?[]\\" else ch for ch in text)
 
 
 def _text(value: str | bytes) -> str:

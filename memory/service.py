@@ -27,20 +27,25 @@ from bot.engine.model import (
     RecallQuery,
 )
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
+from bot.errors import ErasedMeanwhile
 from memory.episodes import (
     SAID,
-    context_of_turns,
     earlier_turns,
     episode_id,
     episodic_record,
+    neighbour_ids,
+    shown_text,
     with_next,
+    without_neighbour,
 )
 from memory.extraction.candidates import EPISODE
 from memory.fading import EpisodeFader
 from memory.items import dated_event, memory_item
+from memory.ports import ErasureLog, SaidTurns
 from memory.recall import rank, select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.store import MemoryStore
+from memory.text_caches import forget_cached_texts
 from memory.writer import MemoryWriter, Origin, is_twin, same_words
 
 log = logging.getLogger(__name__)
@@ -71,11 +76,15 @@ class LongTermMemoryService:
         planner: OccasionPlanner | None = None,
         clock: Clock | None = None,
         episode_fade: timedelta | None = None,
+        erasures: ErasureLog | None = None,
+        said_turns: SaidTurns | None = None,
     ) -> None:
         self._store = store
         self._default_timezone = default_timezone
         self._planner = planner
-        self._writer = MemoryWriter(store, llm=llm, planner=planner)
+        self._erasures = erasures
+        self._said_turns = said_turns
+        self._writer = MemoryWriter(store, llm=llm, planner=planner, erasures=erasures)
         self.fader = (
             EpisodeFader(store, clock, fade_after=episode_fade, default_timezone=default_timezone)
             if clock is not None
@@ -98,12 +107,29 @@ class LongTermMemoryService:
 
     async def remember_exchange(self, exchange: Exchange) -> None:
         message = exchange.message
+        epoch = exchange.erasure_epoch
+        if epoch is None:
+            epoch = await self._epoch(message.user.key)
         earlier = earlier_turns(exchange)
-        episode = episodic_record(exchange, context_of_turns(earlier))
-        updated = tuple(with_next(r, message.text) for r in await self._current_episodes(exchange, earlier))
-        await self._store.add([*updated, episode])  # first, so nothing is lost if extraction fails
+        episode = episodic_record(exchange, earlier)
+        previous = await self._current_episodes(exchange, earlier)
+        updated = [with_next(r, message.text, episode.memory_id) for r in previous]
         origin = Origin(message.user.key, message.sent_at, exchange.timezone, exchange.language, episode.source,
-                        message.scope, episode.memory_id)  # fmt: skip
+                        message.scope, episode.memory_id, epoch)  # fmt: skip
+        try:
+            # First, so nothing is lost if extraction fails; fenced, so /forget all meanwhile wins.
+            await self._writer.add_fenced(origin.user_key, epoch, [*updated, episode])
+            if self._erasures is not None:
+                # An earlier message forgotten meanwhile: its words leave this one's context (once this is
+                # stored, forgetting finds this episode through the earlier one's attributes instead).
+                ids = dict(zip(self._episode_ids(exchange, earlier), earlier, strict=True))
+                gone = await self._erasures.forgotten_among(origin.user_key, list(ids))
+                if gone:
+                    kept = tuple(turn for memory_id, turn in ids.items() if memory_id not in gone)
+                    await self._writer.add_fenced(origin.user_key, epoch, [episodic_record(exchange, kept)])
+        except ErasedMeanwhile:
+            log.info("an exchange was not kept: the person erased their data meanwhile")
+            return
         await self._writer.extract_and_store(message.text, origin)
         if self.fader is not None:
             self.fader.note_write(message.user.key)
@@ -120,11 +146,17 @@ class LongTermMemoryService:
 
     async def forget_memory(self, user_key: str, memory_id: str) -> bool:
         """Forget one memory and its hidden twin, so it doesn't come back as the episode it was drawn from."""
+        epoch = await self._epoch(user_key)
         found = await self._store.fetch(user_key, [memory_id])
         if not found:
             return False
         twins = [r.memory_id for r in await self._twins(user_key, found[0])]
+        forgotten = [*found, *await self._store.fetch(user_key, twins)]
+        if self._erasures is not None:  # before removing: a write in flight then takes them back
+            await self._erasures.forgot(user_key, [r.memory_id for r in forgotten])
         removed = await self._store.remove(user_key, [memory_id, *twins]) > 0
+        if removed:
+            await self._forget_words(user_key, epoch, forgotten)
         if removed and self._planner is not None and any(r.kind is MemoryKind.TEMPORAL for r in found):
             await self._replan(user_key)
         return removed
@@ -140,7 +172,8 @@ class LongTermMemoryService:
         platform = user_key.split(":", 1)[0]
         source = MemorySource(platform, f"{platform}:note", ())
         note_id = str(uuid.uuid4())
-        origin = Origin(user_key, at, self._default_timezone, language, source, DM_SCOPE, note_id)
+        epoch = await self._epoch(user_key)
+        origin = Origin(user_key, at, self._default_timezone, language, source, DM_SCOPE, note_id, epoch)
         stored = await self._writer.extract_and_store(text, origin)
         same = [r for r in stored if r.kind is MemoryKind.SEMANTIC and same_words(r.text, text)]
         attributes = {SAID: text.strip(), "note": "true"}
@@ -153,7 +186,10 @@ class LongTermMemoryService:
                 language=language, created_at=at, source=source, event_at=at, valid_from=at,
                 importance=NOTE_IMPORTANCE, label="note", attributes=attributes,
             )  # fmt: skip
-        await self._store.add([note])
+        try:
+            await self._writer.add_fenced(user_key, epoch, [note])
+        except ErasedMeanwhile:
+            log.info("a note was not kept: the person erased their data meanwhile")
         return note.memory_id
 
     # ---- DatedEvents ----
@@ -165,9 +201,11 @@ class LongTermMemoryService:
     # ---- UserDataEraser ----
 
     async def forget_user(self, user_key: str) -> None:
+        """Every memory of the person (the erasure log, run before, stops writes in flight)."""
         if self.fader is not None:
             await self.fader.cancel(user_key)  # a digest written after the erasure would bring words back
         await self._store.forget_user(user_key)
+        forget_cached_texts()
 
     async def close(self) -> None:
         """Stop background maintenance (a pass cut short is finished by the next one)."""
@@ -176,12 +214,38 @@ class LongTermMemoryService:
 
     # ---- helpers ----
 
+    async def _epoch(self, user_key: str) -> int | None:
+        return None if self._erasures is None else await self._erasures.epoch(user_key)
+
+    @staticmethod
+    def _episode_ids(exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[str]:
+        message = exchange.message
+        return [episode_id(message.user.key, message.conversation_id, t.at, t.text) for t in turns]
+
     async def _current_episodes(self, exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[MemoryRecord]:
         """The stored episodes of `turns` that are still current: a forgotten or superseded one stays so."""
-        message = exchange.message
-        ids = [episode_id(message.user.key, message.conversation_id, t.at, t.text) for t in turns]
-        found = await self._store.fetch(message.user.key, ids)
+        found = await self._store.fetch(exchange.message.user.key, self._episode_ids(exchange, turns))
         return [r for r in found if r.kind is MemoryKind.EPISODIC and r.valid_to is None]
+
+    async def _forget_words(self, user_key: str, epoch: int | None, forgotten: list[MemoryRecord]) -> None:
+        """The words of forgotten memories out of the memories indexed with them and out of the recent
+        turns the model is sent, and out of this process's caches."""
+        by_neighbour: dict[str, list[MemoryRecord]] = {}
+        for record in forgotten:
+            for neighbour in neighbour_ids(record):
+                by_neighbour.setdefault(neighbour, []).append(record)
+        rewritten: list[MemoryRecord] = []
+        for found in await self._store.fetch(user_key, list(by_neighbour)):
+            for record in by_neighbour[found.memory_id]:
+                found = without_neighbour(found, record)
+            rewritten.append(found)
+        try:
+            await self._writer.add_fenced(user_key, epoch, rewritten)
+        except ErasedMeanwhile:
+            pass  # everything went
+        if self._said_turns is not None:
+            await self._said_turns.forget_said(user_key, [shown_text(r) for r in forgotten])
+        forget_cached_texts()
 
     async def _twins(self, user_key: str, fact: MemoryRecord) -> list[MemoryRecord]:
         """The episode of the message a fact was drawn from, when it says the same words."""

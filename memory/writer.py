@@ -12,11 +12,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.engine.ports import LanguageModel, OccasionPlanner
+from bot.errors import ErasedMeanwhile
 from memory.consolidation import Consolidator, Plan
 from memory.episodes import shown_text
 from memory.extraction.candidates import EPISODE, PRECISION, TOPIC, Candidate, unique
 from memory.extraction.llm import LlmExtractor
 from memory.extraction.offline import extract_offline
+from memory.ports import ErasureLog
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.store import MemoryStore
 
@@ -34,6 +36,7 @@ class Origin:
     source: MemorySource
     scope: str
     episode_id: str | None = None  # the memory of the message itself (or the /remember note)
+    erasure_epoch: int | None = None  # the person's erasure epoch when the message arrived
 
 
 def record_from(candidate: Candidate, origin: Origin, supersedes: tuple[str, ...] = ()) -> MemoryRecord:
@@ -93,8 +96,10 @@ class MemoryWriter:
         *,
         llm: LanguageModel | None = None,
         planner: OccasionPlanner | None = None,
+        erasures: ErasureLog | None = None,
     ) -> None:
         self._store = store
+        self._erasures = erasures
         self._extractor = LlmExtractor(llm) if llm is not None else None
         self._consolidator = Consolidator(store, llm)
         self._planner = planner
@@ -110,9 +115,15 @@ class MemoryWriter:
     async def extract_and_store(self, text: str, origin: Origin) -> list[MemoryRecord]:
         """Candidates from `text`, consolidated against the person's memories; returns what was stored."""
         try:
+            # Before the model is asked: extraction takes seconds.
+            await self.check_not_erased(origin.user_key, origin.erasure_epoch)
             candidates = await self.candidates(text, origin)
             stored = [record for c in candidates if (record := await self._apply(c, origin)) is not None]
             await self._hide_twin(text, origin, stored)
+            await self.check_not_erased(origin.user_key, origin.erasure_epoch)
+        except ErasedMeanwhile:
+            log.info("a memory write was dropped: the person erased their data meanwhile")
+            return []
         except Exception:  # an error boundary: the episode is already safe
             log.exception("memory extraction failed for one message; the episode is kept")
             return []
@@ -137,7 +148,8 @@ class MemoryWriter:
         if plan.action == "noop":
             return None
         record = record_from(plan.candidate, origin, plan.replaces)
-        await self._store.add([record])
+        if not await self.add_fenced(origin.user_key, origin.erasure_epoch, [record]):
+            return None
         if plan.replaces:
             # The messages the old facts were read from say them too: they become history as well. Not
             # for a one-off dated event: "the competition is on 15 July" stays true of what was said then,
@@ -148,5 +160,42 @@ class MemoryWriter:
                 for r in replaced
                 if (e := r.attributes.get(EPISODE)) and e != origin.episode_id and not _one_off_event(r)
             ]
+            await self.check_not_erased(origin.user_key, origin.erasure_epoch)
             await self._store.supersede(origin.user_key, [*plan.replaces, *episodes], origin.at)
         return record
+
+    # ---- erasure wins over writes in flight (see memory.erasure) ----
+
+    async def check_not_erased(self, user_key: str, epoch: int | None) -> None:
+        """Raises ErasedMeanwhile when all of the person's data was erased since `epoch` was read."""
+        if self._erasures is None or epoch is None:
+            return
+        if await self._erasures.epoch(user_key) != epoch:
+            raise ErasedMeanwhile(user_key)
+
+    async def add_fenced(self, user_key: str, epoch: int | None, records: list[MemoryRecord]) -> list[MemoryRecord]:
+        """Add `records` unless an erasure made meanwhile takes them back; checked again after writing, since
+        the index write is not atomic with the check. Returns what stayed; raises ErasedMeanwhile (having
+        removed what it wrote) when all of the person's data was erased."""
+        await self.check_not_erased(user_key, epoch)
+        keep = [r for r in records if r.memory_id not in await self._forgotten(user_key, records)]
+        await self._store.add(keep)
+        try:
+            await self.check_not_erased(user_key, epoch)
+        except ErasedMeanwhile:
+            await self._store.remove(user_key, [r.memory_id for r in keep])
+            raise
+        taken_back = await self._forgotten(user_key, keep)
+        if taken_back:
+            await self._store.remove(user_key, sorted(taken_back))
+        return [r for r in keep if r.memory_id not in taken_back]
+
+    async def _forgotten(self, user_key: str, records: list[MemoryRecord]) -> set[str]:
+        """Ids of `records` the person forgot meanwhile (an update would bring one back), or drawn from a
+        message they forgot."""
+        if self._erasures is None or not records:
+            return set()
+        sources = {r.memory_id: r.attributes.get(EPISODE) for r in records}
+        asked = [*sources, *(s for s in sources.values() if s)]
+        forgotten = await self._erasures.forgotten_among(user_key, asked)
+        return {memory_id for memory_id, source in sources.items() if memory_id in forgotten or source in forgotten}

@@ -27,12 +27,14 @@ from bot.engine.model import (
     Reply,
     UserProfile,
 )
+from bot.engine.noop import NoErasureFence
 from bot.engine.persona import Persona
 from bot.engine.ports import (
     Clock,
     CompletionRequest,
     ConversationWindow,
     DatedEvents,
+    ErasureFence,
     LanguageModel,
     LongTermMemory,
     MessageClaims,
@@ -75,6 +77,7 @@ class Engine:
         persona: Persona,
         clock: Clock,
         options: EngineOptions,
+        fence: ErasureFence | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -86,6 +89,7 @@ class Engine:
         self._persona = persona
         self._clock = clock
         self._options = options
+        self._fence = fence or NoErasureFence()
         self._locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
 
@@ -103,6 +107,7 @@ class Engine:
 
     async def _answer(self, message: IncomingMessage) -> Reply:
         now = self._clock.now()
+        epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
         profile = await self._profiles.load_profile(message.user.key)
         language = detect_language(
             message.text, hint=profile.language or message.language_hint, default=self._options.default_language
@@ -158,7 +163,10 @@ class Engine:
                 reachable=True,
             )
         )
-        exchange = Exchange(message, reply, zone, language, previous_turns=tuple(history[-_CONTEXT_TURNS:]))
+        if not await self._fence.settle(message.user.key, epoch):
+            log.info("a reply was not kept: the person erased their data while it was written")
+            return reply
+        exchange = Exchange(message, reply, zone, language, tuple(history[-_CONTEXT_TURNS:]), erasure_epoch=epoch)
         self._in_background(self._after_reply(exchange))
         return reply
 

@@ -163,6 +163,8 @@ class Exchange:
     # turn's `at` and `text` are its message's `sent_at` and `text`). Long-term memory indexes a message
     # with the one before it, and extends that one's index with this message.
     previous_turns: tuple[ChatTurn, ...] = ()
+    # The person's erasure epoch when the message arrived: a write made from it after /forget all is undone.
+    erasure_epoch: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

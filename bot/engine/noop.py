@@ -33,3 +33,13 @@ class NoDatedEvents:
 
     async def dated_events(self, user_key: str) -> list[DatedEvent]:
         return []
+
+
+class NoErasureFence:
+    """Where nothing is erased while messages are answered (tests of the engine alone, benches)."""
+
+    async def epoch(self, user_key: str) -> int:
+        return 0
+
+    async def settle(self, user_key: str, since: int) -> bool:
+        return True

@@ -84,6 +84,20 @@ class UserDataEraser(Protocol):
     async def forget_user(self, user_key: str) -> None: ...
 
 
+class ErasureEpochs(Protocol):
+    """How many times all of a person's data was erased. Read it before work whose result is written for
+    them; a different value after writing means an erasure ran meanwhile, and the erasure wins."""
+
+    async def epoch(self, user_key: str) -> int: ...
+
+
+class ErasureFence(ErasureEpochs, Protocol):
+    async def settle(self, user_key: str, since: int) -> bool:
+        """Call after writing for the person: False when all their data was erased since `since`, in which
+        case what was just written about them is erased again."""
+        ...
+
+
 class DatedEvents(Protocol):
     """Temporal memories (birthdays, anniversaries, dated events) of one person, current ones only."""
 

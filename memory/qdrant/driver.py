@@ -74,6 +74,10 @@ class IndexDriver(Protocol):
 
     async def delete(self, where: Where) -> None: ...
 
+    async def optimize(self) -> None:
+        """Compact storage after deletions (an erasure), off the event loop."""
+        ...
+
     async def close(self) -> None:
         """Flush and release the backend."""
         ...

@@ -183,9 +183,16 @@ class EdgeDriver:
             self._unflushed = 0
             self._shard.flush()
 
-    async def optimize(self) -> bool:
-        """Merge small segments and build vector indexes (a maintenance job may call it)."""
-        return await asyncio.to_thread(self._shard.optimize)
+    async def optimize(self) -> None:
+        """Merge segments, dropping deleted points, and flush: after an erasure, their payloads (the
+        person's words) leave the segment files."""
+
+        def optimize_and_flush() -> None:
+            self._shard.optimize()
+            self._shard.flush()
+
+        await asyncio.to_thread(optimize_and_flush)
+        self._unflushed = 0
 
     async def close(self) -> None:
         def flush_and_close() -> None:

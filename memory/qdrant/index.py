@@ -146,6 +146,7 @@ class QdrantMemoryIndex:
         ids = _canonical_ids(memory_ids)
         if not ids:
             return 0
+        self._query_vectors.clear()  # recent messages' texts: the forgotten one may be among them
         return await self._delete(Where(user_key=user_key, ids=ids))
 
     # ---- MemoryCatalog ----
@@ -248,8 +249,13 @@ class QdrantMemoryIndex:
         return await self._driver.count(self._where_user(user_key, current_only, kinds, listed_only))
 
     async def forget_user(self, user_key: str) -> int:
+        """Every memory of the person; the segments are then compacted so their texts leave the files too."""
         _require_user(user_key)
-        return await self._delete(Where(user_key=user_key))
+        self._query_vectors.clear()
+        gone = await self._delete(Where(user_key=user_key))
+        if gone:
+            await self._driver.optimize()
+        return gone
 
     # ---- helpers ----
 

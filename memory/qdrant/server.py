@@ -154,6 +154,9 @@ class ServerDriver:
         selector = models.FilterSelector(filter=_filter(where))
         await _call(self._client.delete(self._collection, points_selector=selector, wait=True))
 
+    async def optimize(self) -> None:
+        """Nothing to ask: the server's own optimizers vacuum deleted points."""
+
     async def close(self) -> None:
         await self._client.close()
 

@@ -12,7 +12,7 @@ import json
 from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Literal, Self
 
@@ -59,7 +59,17 @@ class Malformed:
     kind: Literal["not_json", "missing_fields", "empty_text"] = "not_json"
 
 
-Behaviour = Reply | Status | Hang | Malformed
+@dataclass(frozen=True, slots=True)
+class Held:
+    """Hold the answer until the test sets `release` (`arrived` is set once the request is in: no timing),
+    then answer `text`, or what the responder gives."""
+
+    text: str | None = None
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+Behaviour = Reply | Status | Hang | Malformed | Held
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,6 +200,13 @@ class ScriptedLLMServer(ABC):
             except TimeoutError:
                 pass
             behaviour = None
+        if isinstance(behaviour, Held):
+            behaviour.arrived.set()
+            waits = [asyncio.ensure_future(e.wait()) for e in (behaviour.release, self._stopping)]
+            _done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            for waiting in pending:  # a test that failed before releasing must not hold the server's shutdown
+                waiting.cancel()
+            behaviour = Reply(behaviour.text) if behaviour.text is not None else None
         if isinstance(behaviour, Status):
             headers_out = {}
             if behaviour.retry_after is not None:
