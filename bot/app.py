@@ -7,10 +7,12 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Protocol
 
 import redis.asyncio as aioredis
@@ -30,7 +32,7 @@ from bot.engine.ports import (
     OccasionPlanner,
     UserDataEraser,
 )
-from bot.errors import StoreUnavailable
+from bot.errors import ConfigError, StoreUnavailable
 from bot.llm.factory import open_language_model
 from bot.persona_file import load_persona
 from jobs import Planner, open_proactive_jobs
@@ -97,11 +99,21 @@ async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.
     return client
 
 
+def _make_data_dir(path: Path) -> None:
+    """The data folder, or one line saying why it cannot be (a settings problem: exit code 2)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"SOUVENIR_DATA_DIR: cannot create {path}: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(f"SOUVENIR_DATA_DIR: {path} is not writable by this user")
+
+
 @asynccontextmanager
 async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncIterator[Core]:
     clock = clock or SystemClock()
     async with AsyncExitStack() as stack:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        _make_data_dir(settings.data_dir)
         persona = load_persona(settings.persona_file)
         client = await _connect_redis(stack, settings)
         profiles = RedisProfiles(client)
@@ -127,6 +139,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             options=EngineOptions(
                 default_timezone=settings.default_timezone,
                 default_language=settings.default_language,
+                max_message_chars=settings.max_message_chars,
                 disclosure_enabled=settings.disclosure_enabled,
                 disclosure_interval=timedelta(hours=settings.disclosure_interval_hours),
                 disclosure_texts=tuple(
