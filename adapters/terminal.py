@@ -78,7 +78,7 @@ class TerminalChat:
 
         def read() -> None:
             try:
-                line = self._in.readline()
+                line = self._read_line_now()
             except (OSError, ValueError):
                 line = ""
 
@@ -90,6 +90,15 @@ class TerminalChat:
 
         threading.Thread(target=read, name="terminal-input", daemon=True).start()
         return await done
+
+    def _read_line_now(self) -> str:
+        """One line; bytes that are not valid in the terminal's encoding become U+FFFD instead of ending the
+        session (the engine cleans the rest: escapes, control characters, length)."""
+        raw = getattr(self._in, "buffer", None)
+        if raw is None:
+            return self._in.readline()
+        line: bytes = raw.readline()
+        return line.decode(getattr(self._in, "encoding", None) or "utf-8", errors="replace")
 
     async def _chat(self, text: str) -> None:
         message = IncomingMessage(

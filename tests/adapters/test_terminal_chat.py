@@ -101,3 +101,33 @@ async def test_everything_survives_a_restart_on_embedded_defaults(fake_llm: Fake
     assert code == 0, err
     assert '"timezone": "Asia/Tokyo"' in out
     assert "Miso" in out  # long-term memory (embedded Qdrant) and the window (embedded valkey, AOF) persisted
+
+
+async def _chat_bytes(typed: bytes, env: dict[str, str]) -> tuple[int, str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "chat",
+        cwd=ROOT,
+        # A UTF-8 locale: invalid bytes are then a decoding error, not a surrogate escape.
+        env={**clean, "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **env},
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    stdout, stderr = await asyncio.wait_for(process.communicate(typed), 120)
+    return process.returncode or 0, stdout.decode(), stderr.decode()
+
+
+async def test_invalid_utf8_and_escapes_are_kept_as_text_without_a_traceback(
+    fake_llm: FakeOpenAI, redis_url: str, data_dir: Path
+) -> None:
+    typed = b"caf\xc3\xa9 \xff\xfe ok\n\x1b[31mred\x1b[0m cat\x07\nstill here?\n/export\n"
+
+    code, out, err = await _chat_bytes(typed, _env(data_dir, fake_llm.base_url, redis_url))
+
+    assert code == 0, err
+    assert "Traceback" not in err and "went wrong" not in out
+    assert "echo: café \ufffd\ufffd ok" in out  # the message is kept, the bad bytes shown as such
+    assert "echo: red cat" in out and "\x1b" not in out
+    assert "echo: still here?" in out  # the session went on
+    assert '"text": "red cat"' in out  # stored without the escapes
