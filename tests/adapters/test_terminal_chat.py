@@ -131,3 +131,15 @@ async def test_invalid_utf8_and_escapes_are_kept_as_text_without_a_traceback(
     assert "echo: red cat" in out and "\x1b" not in out
     assert "echo: still here?" in out  # the session went on
     assert '"text": "red cat"' in out  # stored without the escapes
+
+
+async def test_chat_is_quiet_by_default_and_a_model_without_json_warns_once(redis_url: str, data_dir: Path) -> None:
+    # A model that never answers in JSON: memory extraction fails on every message.
+    async with FakeOpenAI(responder=lambda body: "Sure! Here you go.") as llm:
+        env = {k: v for k, v in _env(data_dir, llm.base_url, redis_url).items() if k != "SOUVENIR_LOG_LEVEL"}
+        code, out, err = await _chat(["I have a cat named Miso", "She is three", "She likes tuna"], env)
+
+    assert code == 0, err
+    assert out.count("Sure! Here you go.") == 3
+    assert "HTTP Request" not in err and " INFO " not in err  # no third-party or info chatter in the chat
+    assert err.count("memory extraction") == 1, err  # three messages, one warning
