@@ -53,15 +53,20 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def test_a_dead_llm_gives_a_kind_reply_and_one_log_line(redis_url: str, data_dir: Path) -> None:
+async def test_a_dead_llm_gives_a_kind_reply_a_hint_at_start_and_one_failure_line(
+    redis_url: str, data_dir: Path
+) -> None:
     dead = f"http://127.0.0.1:{_closed_port()}/v1"
     code, out, err = await _chat(["Bonjour, ça va ?"], _env(data_dir, dead, redis_url))
 
     assert code == 0
     assert "Désolé" in out  # the fallback, in the person's language
     assert "Traceback" not in err
-    # One warning per failed LLM call (the reply, then memory extraction), naming the provider and the reason.
-    assert 1 <= err.count("LLM call failed") == err.count("WARNING") <= 2
+    # Said once, at start: nothing answers there, and what to do about it.
+    assert err.count(f"Nothing answers at {dead}") == 1
+    assert "ollama serve" in err and "SOUVENIR_LLM_PROVIDER" in err
+    # The failed calls (the reply, then memory extraction) fail the same way: one warning for both.
+    assert err.count("LLM call failed") == 1 and err.count("WARNING") == 2, err
     assert "provider=openai-compatible" in err and "connection failed" in err
 
 
