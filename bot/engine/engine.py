@@ -107,9 +107,12 @@ class Engine:
     async def _answer(self, message: IncomingMessage, cleaned: CleanText) -> Reply:
         now = self._clock.now()
         profile = await self._profiles.load_profile(message.user.key)
-        language = detect_language(
-            message.text, hint=profile.language or message.language_hint, default=self._options.default_language
-        )
+        if profile.language_chosen and profile.language:
+            language = profile.language  # chosen with /language: what they write does not change it
+        else:
+            language = detect_language(
+                message.text, hint=profile.language or message.language_hint, default=self._options.default_language
+            )
         zone = profile.timezone or self._options.default_timezone
         memories = await self._recall(message, profile, zone)
         history = await self._window.recent_turns(message.conversation_id)
