@@ -18,6 +18,7 @@ from bot.engine.texts import say
 log = logging.getLogger(__name__)
 
 PLATFORM = "terminal"
+_PAGE_SIZE = 10
 
 
 class MessageHandler(Protocol):
@@ -133,11 +134,12 @@ class TerminalChat:
             self._print((await commands.set_checkins(user, argument)).text)
         elif name == "groups":
             self._print((await commands.set_group_sharing(user, argument)).text)
+        elif name == "language":
+            self._print((await commands.set_language(user, argument)).text)
         elif name == "memories":
-            offset = (int(argument) - 1) * 10 if argument.isdigit() and int(argument) > 0 else 0
-            page = await commands.memories_page(user, offset, 10)
-            self._print(await commands.describe_page(user, page))
-            for n, item in enumerate(page.items, start=1):
+            listing = await commands.memories_listing(user, argument, _PAGE_SIZE)
+            self._print(listing.text)
+            for n, item in enumerate(listing.page.items if listing.page else (), start=1):
                 self._print(f"   #{n} id {item.memory_id}")
         elif name == "forget":
             await self._forget(argument)
