@@ -18,6 +18,7 @@ from bot.engine.texts import say
 log = logging.getLogger(__name__)
 
 PLATFORM = "terminal"
+_PAGE_SIZE = 10
 
 
 class MessageHandler(Protocol):
@@ -78,7 +79,7 @@ class TerminalChat:
 
         def read() -> None:
             try:
-                line = self._in.readline()
+                line = self._read_line_now()
             except (OSError, ValueError):
                 line = ""
 
@@ -90,6 +91,15 @@ class TerminalChat:
 
         threading.Thread(target=read, name="terminal-input", daemon=True).start()
         return await done
+
+    def _read_line_now(self) -> str:
+        """One line; bytes that are not valid in the terminal's encoding become U+FFFD instead of ending the
+        session (the engine cleans the rest: escapes, control characters, length)."""
+        raw = getattr(self._in, "buffer", None)
+        if raw is None:
+            return self._in.readline()
+        line: bytes = raw.readline()
+        return line.decode(getattr(self._in, "encoding", None) or "utf-8", errors="replace")
 
     async def _chat(self, text: str) -> None:
         message = IncomingMessage(
@@ -124,11 +134,12 @@ class TerminalChat:
             self._print((await commands.set_checkins(user, argument)).text)
         elif name == "groups":
             self._print((await commands.set_group_sharing(user, argument)).text)
+        elif name == "language":
+            self._print((await commands.set_language(user, argument)).text)
         elif name == "memories":
-            offset = (int(argument) - 1) * 10 if argument.isdigit() and int(argument) > 0 else 0
-            page = await commands.memories_page(user, offset, 10)
-            self._print(await commands.describe_page(user, page))
-            for n, item in enumerate(page.items, start=1):
+            listing = await commands.memories_listing(user, argument, _PAGE_SIZE)
+            self._print(listing.text)
+            for n, item in enumerate(listing.page.items if listing.page else (), start=1):
                 self._print(f"   #{n} id {item.memory_id}")
         elif name == "forget":
             await self._forget(argument)

@@ -7,10 +7,12 @@
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Protocol
 from urllib.parse import urlsplit, urlunsplit
 
@@ -33,7 +35,7 @@ from bot.engine.ports import (
     OccasionPlanner,
     UserDataEraser,
 )
-from bot.errors import StoreUnavailable
+from bot.errors import ConfigError, StoreUnavailable
 from bot.llm.factory import open_language_model
 from bot.persona_file import load_persona
 from jobs import Planner, open_proactive_jobs
@@ -113,11 +115,21 @@ def _without_secrets(url: str) -> str:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+def _make_data_dir(path: Path) -> None:
+    """The data folder, or one line saying why it cannot be (a settings problem: exit code 2)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(f"SOUVENIR_DATA_DIR: cannot create {path}: {exc.strerror or exc}") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise ConfigError(f"SOUVENIR_DATA_DIR: {path} is not writable by this user")
+
+
 @asynccontextmanager
 async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncIterator[Core]:
     clock = clock or SystemClock()
     async with AsyncExitStack() as stack:
-        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        _make_data_dir(settings.data_dir)
         persona = load_persona(settings.persona_file)
         # Embedded stores belong to one process: taken before any starts, so a second one never does.
         embedded = settings.redis_url is None or settings.qdrant_url is None
@@ -162,6 +174,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 recall_limit=settings.recall_limit,
                 recall_max_words=settings.recall_max_words,
                 disclosure=settings.disclosure_policy,
+                max_message_chars=settings.max_message_chars,
             ),
             fence=ShortTermFence(erasures, [profiles, window]),
         )

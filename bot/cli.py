@@ -14,6 +14,7 @@ from typing import Any
 from bot import __version__
 from bot.config import Settings, load_settings
 from bot.errors import ConfigError, DataDirInUse, SouvenirError
+from bot.logs import configure_logging
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 log = logging.getLogger("souvenir")
@@ -156,13 +157,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"souvenir: configuration error: {exc}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-        stream=sys.stderr,
-    )
-    for noisy in ("httpx", "httpcore", "openai", "anthropic", "discord.gateway", "apscheduler.executors"):
-        logging.getLogger(noisy).setLevel(max(logging.WARNING, logging.getLevelName(settings.log_level)))
+    # The terminal chat stays quiet unless a log level was asked for: the conversation is on the same screen.
+    configure_logging(settings.log_level, quiet=args.command == "chat" and "log_level" not in settings.model_fields_set)
     handler: Handler = args.handler
     try:
         return asyncio.run(_stoppable(handler(args, settings)))

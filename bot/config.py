@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from datetime import time, timedelta
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
@@ -68,6 +69,7 @@ class Settings(BaseSettings):
     disclosure_interval_hours: float = Field(default=3.0, gt=0)
     disclosure_text_en: str | None = None
     disclosure_text_fr: str | None = None
+    max_message_chars: int = Field(default=4000, ge=200, le=100_000)  # longer messages are cut, with a note
 
     # Telegram
     telegram_token: SecretStr | None = None
@@ -99,6 +101,21 @@ class Settings(BaseSettings):
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError) as exc:
             raise ValueError("an IANA time zone name such as Europe/Paris or America/New_York") from exc
+        return value
+
+    @field_validator("llm_base_url", "embedding_base_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip()
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - raises on a port that is not a number
+        except ValueError:
+            parts = None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("an http:// or https:// URL such as http://localhost:11434/v1")
         return value
 
     @field_validator("quiet_hours")
@@ -137,18 +154,46 @@ class Settings(BaseSettings):
         return time.fromisoformat(start), time.fromisoformat(end)
 
 
+# What a person should write, for pydantic's error types (its own messages read "Input should be a valid
+# integer, unable to parse string as an integer").
+_EXPECTED: dict[str, str] = {
+    "int_parsing": "a whole number",
+    "int_from_float": "a whole number",
+    "float_parsing": "a number",
+    "bool_parsing": "true or false, on or off, yes or no",
+    "time_parsing": "a time of day such as 09:00",
+    "path_type": "a folder path",
+}
+_BOUNDS = {"greater_than_equal": ("ge", "of at least"), "less_than_equal": ("le", "of at most"),
+           "greater_than": ("gt", "above"), "less_than": ("lt", "below")}  # fmt: skip
+
+
+def _expected(first: Any) -> str:
+    kind = str(first.get("type", ""))
+    context = first.get("ctx") or {}
+    if kind == "value_error" and "error" in context:
+        return str(context["error"])  # our validators say what they expect
+    if kind in _EXPECTED:
+        return _EXPECTED[kind]
+    if kind == "literal_error" and "expected" in context:
+        return str(context["expected"])
+    if kind in _BOUNDS and _BOUNDS[kind][0] in context:
+        bound, words = _BOUNDS[kind]
+        return f"a number {words} {context[bound]:g}"
+    message = str(first.get("msg", "a valid value"))
+    return message.removeprefix("Value error, ").removeprefix("Input should be ")
+
+
 def _describe(error: ValidationError) -> str:
+    """One line naming the variable, what it expects and what it got."""
     first = error.errors()[0]
     loc = first.get("loc") or ()
-    message = str(first.get("msg", "invalid value"))
     if not loc:
         # Model-level checks already start with the variable name.
-        return message.removeprefix("Value error, ")
-    variable = "SOUVENIR_" + str(loc[0]).upper()
-    expected = message.removeprefix("Value error, ")
+        return str(first.get("msg", "invalid settings")).removeprefix("Value error, ")
     value = first.get("input")
     shown = "" if isinstance(value, dict) or value is None else f" (got {value!r})"
-    return f"{variable}: expected {expected}{shown}"
+    return f"SOUVENIR_{str(loc[0]).upper()}: expected {_expected(first)}{shown}"
 
 
 def load_settings(**overrides: object) -> Settings:

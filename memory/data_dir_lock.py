@@ -86,8 +86,8 @@ def current_holder(data_dir: Path) -> Holder | None:
     path = data_dir / LOCK_NAME
     try:
         fd = os.open(path, os.O_RDONLY)
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # nothing there (a data dir that cannot exist is reported when the stores open)
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)

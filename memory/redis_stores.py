@@ -241,7 +241,7 @@ def _turn_from_json(raw: str | bytes) -> ChatTurn:
     )
 
 
-_BOOL_FIELDS = {"checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups"}
+_BOOL_FIELDS = {"checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen"}
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
 
 

@@ -29,8 +29,13 @@ def _souvenir(*args: str, env: dict[str, str], cwd: Path) -> subprocess.Complete
         ({"SOUVENIR_DEFAULT_TIMEZONE": "Mars/Olympus"}, "SOUVENIR_DEFAULT_TIMEZONE", "IANA time zone"),
         ({"SOUVENIR_LLM_PROVIDER": "skynet"}, "SOUVENIR_LLM_PROVIDER", "openai"),
         ({"SOUVENIR_LLM_PROVIDER": "openai"}, "SOUVENIR_LLM_API_KEY", "API key"),
-        ({"SOUVENIR_WINDOW_TURNS": "lots"}, "SOUVENIR_WINDOW_TURNS", "integer"),
+        ({"SOUVENIR_WINDOW_TURNS": "lots"}, "SOUVENIR_WINDOW_TURNS", "expected a whole number (got 'lots')"),
+        ({"SOUVENIR_WINDOW_TURNS": "1"}, "SOUVENIR_WINDOW_TURNS", "expected a number of at least 2 (got '1')"),
+        ({"SOUVENIR_DEFAULT_LANGUAGE": "de"}, "SOUVENIR_DEFAULT_LANGUAGE", "expected 'en' or 'fr' (got 'de')"),
         ({"SOUVENIR_QUIET_HOURS": "late"}, "SOUVENIR_QUIET_HOURS", "HH:MM-HH:MM"),
+        ({"SOUVENIR_LLM_BASE_URL": "not-a-url"}, "SOUVENIR_LLM_BASE_URL", "http:// or https:// URL"),
+        ({"SOUVENIR_EMBEDDING_BASE_URL": "localhost:8080"}, "SOUVENIR_EMBEDDING_BASE_URL", "http:// or https://"),
+        ({"SOUVENIR_MAX_MESSAGE_CHARS": "10"}, "SOUVENIR_MAX_MESSAGE_CHARS", "at least 200"),
     ],
 )
 def test_invalid_settings_name_the_variable(env: dict[str, str], named: str, expected: str, tmp_path: Path) -> None:
@@ -40,6 +45,21 @@ def test_invalid_settings_name_the_variable(env: dict[str, str], named: str, exp
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1, result.stderr
     assert named in lines[0] and expected in lines[0]
+    assert "Input should be" not in lines[0] and "Value error" not in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("command", [["chat"], ["memories", "list", "--user", "terminal:you"]])
+def test_a_data_dir_that_cannot_be_created_is_one_line_and_exit_2(command: list[str], tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    env = {"SOUVENIR_DATA_DIR": str(blocker / "data"), "SOUVENIR_REDIS_URL": "redis://127.0.0.1:1/0"}
+
+    result = _souvenir(*command, env=env, cwd=tmp_path)
+
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "SOUVENIR_DATA_DIR" in lines[0] and str(blocker / "data") in lines[0], result.stderr
     assert "Traceback" not in result.stderr
 
 

@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from adapters.discord.components import forget_all_view, show_memories
+from adapters.discord.components import PAGE_SIZE, forget_all_view, show_memories
 from adapters.discord.incoming import language_from_locale, user_of
 from bot.engine.commands import CommandResult, UserCommands
 from bot.engine.model import UserRef
@@ -56,13 +56,24 @@ async def _answer(
 
 def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommands) -> None:
     @tree.command(name="memories", description=_("What I remember about you"))
+    @app_commands.rename(page=_("page"))
+    @app_commands.describe(page=_("A page number (1 is the newest)"))
     @_everywhere
-    async def memories(interaction: discord.Interaction[Any]) -> None:
-        await show_memories(interaction, service, 0, in_place=False)
+    async def memories(interaction: discord.Interaction[Any], page: str = "") -> None:
+        if not page.strip():
+            await show_memories(interaction, service, 0, in_place=False)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user, hint = user_of(interaction), language_from_locale(interaction.locale)
+        listing = await service.memories_listing(user, page, PAGE_SIZE, hint)
+        if listing.page is None:  # no such page, or not a page number
+            await interaction.followup.send(listing.text, ephemeral=True)
+        else:
+            await show_memories(interaction, service, listing.page.offset, in_place=False)
 
     @tree.command(name="forget", description=_("Forget one memory, or everything"))
     @app_commands.rename(memory=_("memory"))
-    @app_commands.describe(memory=_("A memory id (see /export), or “all” to forget everything"))
+    @app_commands.describe(memory=_("A number from /memories, a memory id, or “all” to forget everything"))
     @_everywhere
     async def forget(interaction: discord.Interaction[Any], memory: str = "") -> None:
         if memory.strip().lower() not in _FORGET_ALL_WORDS:
@@ -110,6 +121,20 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
     @_everywhere
     async def groups(interaction: discord.Interaction[Any], state: str) -> None:
         await _answer(interaction, lambda user, hint: service.set_group_sharing(user, state, hint))
+
+    @tree.command(name="language", description=_("The language I use with you"))
+    @app_commands.rename(choice=_("language"))
+    @app_commands.describe(choice=_("English, French, or the language you write in"))
+    @app_commands.choices(
+        choice=[
+            app_commands.Choice(name=_("English"), value="en"),
+            app_commands.Choice(name=_("French"), value="fr"),
+            app_commands.Choice(name=_("The one I write in"), value="auto"),
+        ]
+    )
+    @_everywhere
+    async def language(interaction: discord.Interaction[Any], choice: str) -> None:
+        await _answer(interaction, lambda user, hint: service.set_language(user, choice, hint))
 
     @tree.command(name="export", description=_("A copy of everything I keep about you"))
     @_everywhere

@@ -24,16 +24,21 @@ FRENCH: dict[str, str] = {
     "A copy of everything I keep about you": "Une copie de tout ce que je garde sur toi",
     "What is stored, where, and how to erase it": "Ce qui est stocké, où, et comment l'effacer",
     "What I can do": "Ce que je sais faire",
+    "The language I use with you": "La langue que j'utilise avec toi",
     # option names (lowercase, no spaces: Discord's rule for names)
     "memory": "souvenir",
     "text": "texte",
     "date": "date",
     "zone": "fuseau",
     "state": "etat",
+    "page": "page",
+    "language": "langue",
     # option descriptions
-    "A memory id (see /export), or “all” to forget everything": (
-        "Un id de souvenir (voir /export), ou « all » pour tout oublier"
+    "A number from /memories, a memory id, or “all” to forget everything": (
+        "Un numéro de /memories, un id de souvenir, ou « all » pour tout oublier"
     ),
+    "A page number (1 is the newest)": "Un numéro de page (1 : les plus récents)",
+    "English, French, or the language you write in": "Anglais, français, ou la langue dans laquelle tu écris",
     "What I should remember": "Ce que je dois retenir",
     "Your birthday, e.g. March 14": "Ton anniversaire, ex. 14 mars",
     "A city or a zone such as Europe/Paris": "Une ville ou un fuseau comme Europe/Paris",
@@ -41,6 +46,9 @@ FRENCH: dict[str, str] = {
     # choice names
     "on": "activer",
     "off": "désactiver",
+    "English": "Anglais",
+    "French": "Français",
+    "The one I write in": "Celle dans laquelle j'écris",
 }
 
 

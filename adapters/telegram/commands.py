@@ -76,6 +76,9 @@ class CommandHandlers:
     async def groups(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._with_argument(update, self._commands.set_group_sharing)
 
+    async def language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._with_argument(update, self._commands.set_language)
+
     async def _with_argument(self, update: Update, command: ArgumentCommand) -> None:
         """A command whose text after the command word goes to `UserCommands`; its result is the answer."""
         if asked := _asked(update):
@@ -85,9 +88,12 @@ class CommandHandlers:
     async def memories(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):
             message, user, hint = asked
-            page = await self._page_at(user, 0)
-            text, keyboard = await self._render(user, page, hint)
-            await self._answer(message, text, keyboard)
+            listing = await self._commands.memories_listing(user, _argument(message), self._page_size, hint)
+            keyboard = None
+            if listing.page is not None:
+                language = await self._commands.language_of(user, hint)
+                keyboard = memories_keyboard(listing.page, self._page_size, language)
+            await self._answer(message, listing.text, keyboard)
 
     async def forget(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):

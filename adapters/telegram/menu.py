@@ -10,7 +10,9 @@ from telegram.error import TelegramError
 log = logging.getLogger(__name__)
 
 # Commands that read or change a person's own data only work in private chats.
-PRIVATE_COMMANDS = ("memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "export")
+PRIVATE_COMMANDS = (
+    "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "export"
+)  # fmt: skip
 GROUP_COMMANDS = ("start", "help", "privacy")
 
 _DESCRIPTIONS: dict[str, dict[str, str]] = {
@@ -24,6 +26,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "timezone": "Set your time zone",
         "checkins": "Let me check in on you (on/off)",
         "groups": "Private memories in group chats (on/off)",
+        "language": "The language I use with you (en/fr/auto)",
         "export": "Get a copy of your data",
         "privacy": "What is stored and where",
     },
@@ -37,6 +40,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "timezone": "Régler ton fuseau horaire",
         "checkins": "Prendre de tes nouvelles (on/off)",
         "groups": "Souvenirs privés dans les groupes (on/off)",
+        "language": "La langue que j'utilise avec toi (fr/en/auto)",
         "export": "Recevoir une copie de tes données",
         "privacy": "Ce qui est stocké et où",
     },
@@ -51,6 +55,7 @@ _MENU_ORDER = (
     "timezone",
     "checkins",
     "groups",
+    "language",
     "export",
     "privacy",
 )

@@ -154,6 +154,7 @@ def _register_handlers(
         "timezone": commands.timezone,
         "checkins": commands.checkins,
         "groups": commands.groups,
+        "language": commands.language,
         "export": commands.export,
     }
     for name in GROUP_COMMANDS:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import logging
+import re
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
@@ -26,6 +28,14 @@ log = logging.getLogger(__name__)
 
 _ON = {"on", "yes", "oui", "true", "1", "enable", "activer", "active"}
 _OFF = {"off", "no", "non", "false", "0", "disable", "désactiver", "desactiver", "stop"}
+_LANGUAGES = {"en": "en", "english": "en", "anglais": "en", "fr": "fr", "french": "fr", "français": "fr",
+              "francais": "fr"}  # fmt: skip
+_AUTO = {"auto", "automatic", "automatique"}
+# A page or a memory number as people type them (memory ids are UUIDs, never all digits).
+_NUMBER = re.compile(r"[0-9]{1,6}")
+# People whose last shown page is remembered (in this process), so "/forget 3" means the 3rd they saw.
+_SHOWN_PAGES_KEPT = 10_000
+_SHOWN_TEXT_CHARS = 80
 _MONTHS = {
     "en": "January February March April May June July August September October November December".split(),
     "fr": "janvier février mars avril mai juin juillet août septembre octobre novembre décembre".split(),
@@ -38,6 +48,15 @@ Switch = Callable[[UserProfile, bool], UserProfile]
 @dataclass(frozen=True, slots=True)
 class CommandResult:
     text: str
+    ok: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class MemoriesListing:
+    """A /memories answer: its text, and the page shown (None when there is no page to show buttons for)."""
+
+    text: str
+    page: MemoryPage | None = None
     ok: bool = True
 
 
@@ -64,6 +83,8 @@ class UserCommands:
         self._default_timezone = default_timezone
         self._default_language = default_language
         self._bot_name = bot_name
+        # user key -> (memory id, text) of each item on the last page they were shown, numbered from 1.
+        self._shown: OrderedDict[str, tuple[tuple[str, str], ...]] = OrderedDict()
 
     async def language_of(self, user: UserRef, hint: str | None = None) -> str:
         profile = await self._profiles.load_profile(user.key)
@@ -140,27 +161,90 @@ class UserCommands:
         await self._profiles.save_profile(change(profile, enabled))
         return CommandResult(say(f"{texts}_on" if enabled else f"{texts}_off", lang))
 
+    async def set_language(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        """/language en|fr pins the language used with the person; /language auto follows what they write."""
+        word = text.strip().lower()
+        profile = await self._profiles.load_profile(user.key)
+        if word in _AUTO:
+            await self._profiles.save_profile(replace(profile, language_chosen=False))
+            return CommandResult(say("language_auto", await self.language_of(user, hint)))
+        chosen = _LANGUAGES.get(word)
+        if chosen is None:
+            return CommandResult(say("usage_language", await self.language_of(user, hint)), ok=False)
+        await self._profiles.save_profile(replace(profile, language=chosen, language_chosen=True))
+        return CommandResult(say("language_set", chosen))
+
     async def memories_page(self, user: UserRef, offset: int = 0, limit: int = 5) -> MemoryPage:
         return await self._memories.list_memories(user.key, max(0, offset), max(1, min(limit, 50)))
 
-    async def describe_page(self, user: UserRef, page: MemoryPage, hint: str | None = None) -> str:
-        """The page as text, items numbered from 1 within the page (buttons refer to those numbers)."""
+    async def memories_listing(
+        self, user: UserRef, argument: str = "", page_size: int = 5, hint: str | None = None
+    ) -> MemoriesListing:
+        """/memories [page]: that page (the first without an argument), a usage line for anything but a page
+        number, and a plain "no such page" past the last one."""
         lang = await self.language_of(user, hint)
+        word = argument.strip()
+        if word and not (_NUMBER.fullmatch(word) and int(word) >= 1):
+            return MemoriesListing(say("usage_memories", lang), ok=False)
+        number = int(word) if word else 1
+        page = await self.memories_page(user, (number - 1) * page_size, page_size)
+        if not page.items and page.total > 0:
+            pages = -(-page.total // page_size)
+            return MemoriesListing(say("memories_no_page", lang, page=number, pages=pages), ok=False)
+        text = await self.describe_page(user, page, hint)
+        return MemoriesListing(text, page if page.items else None)
+
+    async def describe_page(self, user: UserRef, page: MemoryPage, hint: str | None = None) -> str:
+        """The page as text, items numbered from 1 within the page (buttons and "/forget <n>" refer to those
+        numbers); a memory that a newer one replaced is marked."""
+        lang = await self.language_of(user, hint)
+        self._remember_shown(user, page)
         if page.total == 0 or not page.items:
             return say("memories_empty", lang)
         last = page.offset + len(page.items)
         lines = [say("memories_header", lang, first=page.offset + 1, last=last, total=page.total)]
-        lines += [f"{n}. {item.text}" for n, item in enumerate(page.items, start=1)]
+        superseded = say("memory_superseded", lang)
+        for n, item in enumerate(page.items, start=1):
+            mark = f" {superseded}" if item.extra.get("current") is False else ""
+            lines.append(f"{n}. {item.text}{mark}")
         return "\n".join(lines)
 
-    async def forget_memory(self, user: UserRef, memory_id: str, hint: str | None = None) -> CommandResult:
+    def _remember_shown(self, user: UserRef, page: MemoryPage) -> None:
+        self._shown[user.key] = tuple((item.memory_id, item.text) for item in page.items)
+        self._shown.move_to_end(user.key)
+        while len(self._shown) > _SHOWN_PAGES_KEPT:
+            self._shown.popitem(last=False)
+
+    async def forget_memory(self, user: UserRef, reference: str, hint: str | None = None) -> CommandResult:
+        """Forget one memory by its number on the last page shown (else in the newest-first listing), or by id."""
         lang = await self.language_of(user, hint)
-        if not memory_id.strip():
+        reference = reference.strip()
+        if not reference:
             return CommandResult(say("usage_forget", lang), ok=False)
-        gone = await self._memories.forget_memory(user.key, memory_id.strip())
+        if _NUMBER.fullmatch(reference):
+            return await self._forget_number(user, int(reference), lang)
+        gone = await self._memories.forget_memory(user.key, reference)
         if gone:
             await self._planner.plan_user(user.key)
         return CommandResult(say("forgot_one" if gone else "forgot_none", lang), ok=gone)
+
+    async def _forget_number(self, user: UserRef, number: int, lang: str) -> CommandResult:
+        shown = self._shown.get(user.key)
+        if shown:
+            if not 1 <= number <= len(shown):
+                return CommandResult(say("forget_no_number", lang, n=number, count=len(shown)), ok=False)
+            memory_id, text = shown[number - 1]
+        else:
+            # No page shown since this process started: the number counts in the newest-first listing.
+            page = await self.memories_page(user, number - 1, 1) if number >= 1 else None
+            if page is None or not page.items:
+                return CommandResult(say("forget_no_such_number", lang, n=number), ok=False)
+            memory_id, text = page.items[0].memory_id, page.items[0].text
+        if not await self._memories.forget_memory(user.key, memory_id):
+            return CommandResult(say("forgot_already", lang), ok=False)
+        await self._planner.plan_user(user.key)
+        shown_text = text if len(text) <= _SHOWN_TEXT_CHARS else text[: _SHOWN_TEXT_CHARS - 1] + "…"
+        return CommandResult(say("forgot_this", lang, text=shown_text))
 
     async def forget_everything(self, user: UserRef, hint: str | None = None) -> CommandResult:
         """Erase the person from every store. Each part is tried even if another fails."""

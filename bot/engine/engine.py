@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
 from bot.engine.locks import KeyedLocks
+from bot.engine.message_text import CleanText, clean_message_text
 from bot.engine.model import (
     ChatKind,
     ChatTurn,
@@ -61,6 +62,7 @@ class EngineOptions:
     disclosure: DisclosurePolicy = field(default_factory=DisclosurePolicy)
     recall_limit: int = 10
     recall_max_words: int = 300
+    max_message_chars: int = 4000  # longer messages are cut before they are stored or sent
 
 
 class Engine:
@@ -98,20 +100,29 @@ class Engine:
         return self._persona
 
     async def handle(self, message: IncomingMessage) -> Reply | None:
-        """The reply to `message`, or None when this platform message was already handled."""
+        """The reply to `message`, or None when this platform message was already handled (or held nothing
+        once cleaned). The text is cleaned and capped here, once for every platform, before anything is stored."""
+        cleaned = clean_message_text(message.text, self._options.max_message_chars)
+        if not cleaned.text:
+            log.info("a message with no text left once cleaned was ignored in %s", message.conversation_id)
+            return None
+        message = replace(message, text=cleaned.text)
         if not await self._claims.claim(message.dedup_key):
             log.info("duplicate delivery of %s ignored", message.dedup_key)
             return None
         async with self._locks.hold(message.conversation_id):
-            return await self._answer(message)
+            return await self._answer(message, cleaned)
 
-    async def _answer(self, message: IncomingMessage) -> Reply:
+    async def _answer(self, message: IncomingMessage, cleaned: CleanText) -> Reply:
         now = self._clock.now()
         epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
         profile = await self._profiles.load_profile(message.user.key)
-        language = detect_language(
-            message.text, hint=profile.language or message.language_hint, default=self._options.default_language
-        )
+        if profile.language_chosen and profile.language:
+            language = profile.language  # chosen with /language: what they write does not change it
+        else:
+            language = detect_language(
+                message.text, hint=profile.language or message.language_hint, default=self._options.default_language
+            )
         zone = profile.timezone or self._options.default_timezone
         local_now = now.astimezone(ZoneInfo(zone))
         memories, occasions = await asyncio.gather(
@@ -132,7 +143,10 @@ class Engine:
                 occasions=occasions,
             )
         )
-        turns = tuple(_for_model(t, in_group) for t in [*history, user_turn])
+        limit = self._options.max_message_chars
+        turns = tuple(_for_model(t, in_group, limit) for t in [*history, user_turn])
+        if cleaned.cut:
+            turns = (*turns[:-1], replace(turns[-1], text=turns[-1].text + _cut_note(cleaned, limit)))
         try:
             text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
             fallback = not text
@@ -225,7 +239,16 @@ class Engine:
             await asyncio.gather(*list(self._background), return_exceptions=True)
 
 
-def _for_model(turn: ChatTurn, in_group: bool) -> ChatTurn:
+def _for_model(turn: ChatTurn, in_group: bool, max_chars: int) -> ChatTurn:
+    if len(turn.text) > max_chars:  # stored before messages were capped
+        turn = replace(turn, text=turn.text[:max_chars] + " […]")
     if in_group and turn.role == "user" and turn.author_name:
         return replace(turn, text=f"{turn.author_name}: {turn.text}")
     return turn
+
+
+def _cut_note(cleaned: CleanText, max_chars: int) -> str:
+    return (
+        f"\n\n(Note: this message was {cleaned.original_chars} characters long; only its first {max_chars} "
+        "are shown. Say so if the rest matters.)"
+    )

@@ -116,6 +116,7 @@ class UserProfile:
     display_name: str = ""
     timezone: str | None = None  # IANA name; None means the configured default
     language: str | None = None  # "en" | "fr"
+    language_chosen: bool = False  # set with /language: the language no longer follows what they write
     birthday: MonthDay | None = None
     checkins: bool = False  # unprompted check-ins are opt-in
     birthday_wishes: bool = True  # birthdays are on by default

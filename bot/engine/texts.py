@@ -31,25 +31,27 @@ _TEXTS: dict[str, dict[str, str]] = {
     "help": {
         "en": (
             "Just talk to me. Commands:\n"
-            "/memories — what I remember about you\n"
+            "/memories [page] — what I remember about you\n"
             "/remember <text> — ask me to remember something\n"
-            "/forget — forget one memory, or everything\n"
+            "/forget <number>|all — forget one memory (its number in /memories), or everything\n"
             "/birthday <date> — tell me your birthday\n"
             "/timezone <zone or city> — your time zone, e.g. Europe/Paris\n"
             "/checkins on|off — let me check in when we haven't talked for a while\n"
             "/groups on|off — whether what you tell me in private may come up in group chats (off by default)\n"
+            "/language en|fr|auto — the language I use with you (auto: the one you write in)\n"
             "/export — a copy of everything I keep about you\n"
             "/privacy — what is stored, where, and how to erase it"
         ),
         "fr": (
             "Parle-moi simplement. Commandes :\n"
-            "/memories — ce dont je me souviens sur toi\n"
+            "/memories [page] — ce dont je me souviens sur toi\n"
             "/remember <texte> — me demander de retenir quelque chose\n"
-            "/forget — oublier un souvenir, ou tout\n"
+            "/forget <numéro>|all — oublier un souvenir (son numéro dans /memories), ou tout\n"
             "/birthday <date> — me dire ton anniversaire\n"
             "/timezone <fuseau ou ville> — ton fuseau horaire, ex. Europe/Paris\n"
             "/checkins on|off — me laisser prendre de tes nouvelles quand on ne s'est pas parlé depuis un moment\n"
             "/groups on|off — si ce que tu me dis en privé peut ressortir dans les groupes (non par défaut)\n"
+            "/language fr|en|auto — la langue que j'utilise avec toi (auto : celle dans laquelle tu écris)\n"
             "/export — une copie de tout ce que je garde sur toi\n"
             "/privacy — ce qui est stocké, où, et comment l'effacer"
         ),
@@ -124,8 +126,40 @@ _TEXTS: dict[str, dict[str, str]] = {
         "fr": "Ce que tu me dis en privé reste hors des groupes.",
     },
     "usage_forget": {
-        "en": "Usage: /forget <memory id> or /forget all",
-        "fr": "Usage : /forget <id du souvenir> ou /forget all",
+        "en": "Usage: /forget <number from /memories>, /forget <memory id> or /forget all",
+        "fr": "Usage : /forget <numéro dans /memories>, /forget <id du souvenir> ou /forget all",
+    },
+    "usage_memories": {
+        "en": "Usage: /memories, or /memories <page number> such as /memories 2",
+        "fr": "Usage : /memories, ou /memories <numéro de page> comme /memories 2",
+    },
+    "memories_no_page": {
+        "en": "There's no page {page}: the last one is {pages} (/memories {pages}).",
+        "fr": "Il n'y a pas de page {page} : la dernière est la {pages} (/memories {pages}).",
+    },
+    "memory_superseded": {"en": "(no longer true)", "fr": "(plus d'actualité)"},
+    "forget_no_number": {
+        "en": "There's no number {n} on the last page I showed you (it had {count}). /memories shows it again.",
+        "fr": "Il n'y a pas de numéro {n} sur la dernière page que je t'ai montrée (elle en avait {count}). "
+        "/memories la remontre.",
+    },
+    "forget_no_such_number": {
+        "en": "I have no memory number {n}: /memories shows them with their numbers.",
+        "fr": "Je n'ai pas de souvenir numéro {n} : /memories les montre avec leurs numéros.",
+    },
+    "forgot_this": {"en": "Forgotten: “{text}”.", "fr": "Oublié : « {text} »."},
+    "forgot_already": {"en": "That one is already forgotten.", "fr": "Celui-là est déjà oublié."},
+    "usage_language": {
+        "en": "Usage: /language en, /language fr, or /language auto to follow the language you write in",
+        "fr": "Usage : /language fr, /language en, ou /language auto pour suivre la langue dans laquelle tu écris",
+    },
+    "language_set": {
+        "en": "Okay, I'll speak English with you from now on.",
+        "fr": "D'accord, je te parlerai en français désormais.",
+    },
+    "language_auto": {
+        "en": "Okay, I'll answer in the language you write in.",
+        "fr": "D'accord, je te répondrai dans la langue dans laquelle tu m'écris.",
     },
     "remembered": {"en": "Got it, I'll remember that.", "fr": "C'est noté, je m'en souviendrai."},
     "birthday_set": {

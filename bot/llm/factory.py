@@ -7,18 +7,21 @@ from contextlib import asynccontextmanager
 
 from bot.config import Settings
 from bot.engine.ports import LanguageModel
+from bot.llm.probe import probe_in_background
 
 
 @asynccontextmanager
 async def open_language_model(settings: Settings) -> AsyncIterator[LanguageModel]:
-    """The configured language model; its HTTP client is closed on exit. Nothing is sent on entry."""
+    """The configured language model; its HTTP client is closed on exit. Nothing is sent on entry but a
+    background GET of the base URL's /models, which warns once if nothing answers there."""
     # Each SDK is imported only when chosen: they are slow to import and most setups use one.
     if settings.llm_provider == "anthropic":
         from bot.llm.anthropic_chat import AnthropicChatModel
 
         anthropic_model = AnthropicChatModel.from_settings(settings)
         try:
-            yield anthropic_model
+            async with probe_in_background(settings):
+                yield anthropic_model
         finally:
             await anthropic_model.aclose()
     else:
@@ -26,6 +29,7 @@ async def open_language_model(settings: Settings) -> AsyncIterator[LanguageModel
 
         openai_model = OpenAIChatModel.from_settings(settings)
         try:
-            yield openai_model
+            async with probe_in_background(settings):
+                yield openai_model
         finally:
             await openai_model.aclose()

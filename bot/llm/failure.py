@@ -35,5 +35,7 @@ def _error_message(body: object) -> str:
 
 def unavailable(provider: str, model: str, reason: str) -> LLMUnavailable:
     """Log the failure once and return the error to raise."""
-    log.warning("LLM call failed: provider=%s model=%s reason=%s", provider, model, reason)
+    # Each reason is its own cause for the CLI's log filter (one line a minute per cause).
+    log.warning("LLM call failed: provider=%s model=%s reason=%s", provider, model, reason,
+                extra={"cause": ("llm", provider, reason)})  # fmt: skip
     return LLMUnavailable(f"{provider} model {model}: {reason}")

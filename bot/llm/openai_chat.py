@@ -115,6 +115,8 @@ def _reason(exc: Exception) -> str:
         return f"connection failed ({type(cause).__name__})" if cause else "connection failed"
     if isinstance(exc, openai.APIStatusError):
         return status_reason(exc.status_code, exc.body)
+    if isinstance(exc, UnicodeError):  # a ValueError too, but about what was sent, not what came back
+        return "the request held text that is not valid Unicode"
     if isinstance(exc, (openai.APIResponseValidationError, ValueError)):
         return "malformed reply: not the expected JSON"
     return f"unexpected {type(exc).__name__}"

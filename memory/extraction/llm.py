@@ -132,6 +132,7 @@ class LlmExtractor:
             language="French" if language == "fr" else "English",
         )  # fmt: skip
         turns: tuple[ChatTurn, ...] = (ChatTurn("user", text, at),)
+        unreadable: Exception | None = None
         for attempt in range(2):
             request = CompletionRequest(system, turns, self._max_tokens, temperature=0.0, json_output=True)
             try:
@@ -143,6 +144,14 @@ class LlmExtractor:
                 extraction = Extraction.model_validate(parse_json_object(answer))
                 return _candidates(extraction, at, timezone, language)
             except (ValueError, ValidationError) as exc:
-                log.warning("memory extraction: unreadable answer (attempt %d): %s", attempt + 1, exc)
+                log.debug("memory extraction: unreadable answer (attempt %d): %s", attempt + 1, exc)
+                unreadable = exc
                 turns = (*turns, ChatTurn("assistant", answer[:2000], at), ChatTurn("user", RETRY_NOTE, at))
+        # One line per message at most (and the CLI's log filter holds back repeats within a minute).
+        log.warning("memory extraction: the model did not answer with the JSON asked for (%s); offline "
+                    "extraction only", _short(unreadable))  # fmt: skip
         return None
+
+
+def _short(exc: Exception | None) -> str:
+    return " ".join(str(exc).split())[:160]

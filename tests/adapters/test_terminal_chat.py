@@ -53,15 +53,20 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def test_a_dead_llm_gives_a_kind_reply_and_one_log_line(redis_url: str, data_dir: Path) -> None:
+async def test_a_dead_llm_gives_a_kind_reply_a_hint_at_start_and_one_failure_line(
+    redis_url: str, data_dir: Path
+) -> None:
     dead = f"http://127.0.0.1:{_closed_port()}/v1"
     code, out, err = await _chat(["Bonjour, ça va ?"], _env(data_dir, dead, redis_url))
 
     assert code == 0
     assert "Désolé" in out  # the fallback, in the person's language
     assert "Traceback" not in err
-    # One warning per failed LLM call (the reply, then memory extraction), naming the provider and the reason.
-    assert 1 <= err.count("LLM call failed") == err.count("WARNING") <= 2
+    # Said once, at start: nothing answers there, and what to do about it.
+    assert err.count(f"Nothing answers at {dead}") == 1
+    assert "ollama serve" in err and "SOUVENIR_LLM_PROVIDER" in err
+    # The failed calls (the reply, then memory extraction) fail the same way: one warning for both.
+    assert err.count("LLM call failed") == 1 and err.count("WARNING") == 2, err
     assert "provider=openai-compatible" in err and "connection failed" in err
 
 
@@ -101,3 +106,45 @@ async def test_everything_survives_a_restart_on_embedded_defaults(fake_llm: Fake
     assert code == 0, err
     assert '"timezone": "Asia/Tokyo"' in out
     assert "Miso" in out  # long-term memory (embedded Qdrant) and the window (embedded valkey, AOF) persisted
+
+
+async def _chat_bytes(typed: bytes, env: dict[str, str]) -> tuple[int, str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", "chat",
+        cwd=ROOT,
+        # A UTF-8 locale: invalid bytes are then a decoding error, not a surrogate escape.
+        env={**clean, "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8", "PYTHONIOENCODING": "utf-8", **env},
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    stdout, stderr = await asyncio.wait_for(process.communicate(typed), 120)
+    return process.returncode or 0, stdout.decode(), stderr.decode()
+
+
+async def test_invalid_utf8_and_escapes_are_kept_as_text_without_a_traceback(
+    fake_llm: FakeOpenAI, redis_url: str, data_dir: Path
+) -> None:
+    typed = b"caf\xc3\xa9 \xff\xfe ok\n\x1b[31mred\x1b[0m cat\x07\nstill here?\n/export\n"
+
+    code, out, err = await _chat_bytes(typed, _env(data_dir, fake_llm.base_url, redis_url))
+
+    assert code == 0, err
+    assert "Traceback" not in err and "went wrong" not in out
+    assert "echo: café \ufffd\ufffd ok" in out  # the message is kept, the bad bytes shown as such
+    assert "echo: red cat" in out and "\x1b" not in out
+    assert "echo: still here?" in out  # the session went on
+    assert '"text": "red cat"' in out  # stored without the escapes
+
+
+async def test_chat_is_quiet_by_default_and_a_model_without_json_warns_once(redis_url: str, data_dir: Path) -> None:
+    # A model that never answers in JSON: memory extraction fails on every message.
+    async with FakeOpenAI(responder=lambda body: "Sure! Here you go.") as llm:
+        env = {k: v for k, v in _env(data_dir, llm.base_url, redis_url).items() if k != "SOUVENIR_LOG_LEVEL"}
+        code, out, err = await _chat(["I have a cat named Miso", "She is three", "She likes tuna"], env)
+
+    assert code == 0, err
+    assert out.count("Sure! Here you go.") == 3
+    assert "HTTP Request" not in err and " INFO " not in err  # no third-party or info chatter in the chat
+    assert err.count("memory extraction") == 1, err  # three messages, one warning

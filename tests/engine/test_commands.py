@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engine.commands import UserCommands
-from bot.engine.model import ChatTurn, MonthDay, UserRef, dm_conversation_id
+from bot.engine.model import ChatTurn, MemoryItem, MonthDay, UserRef, dm_conversation_id
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingPlanner
@@ -191,3 +191,76 @@ async def test_a_store_that_cannot_erase_is_reported_and_the_others_still_erase(
     assert not result.ok and "try again" in result.text
     assert (await commands.memories_page(LEA)).total == 0
     assert (await profiles.load_profile(LEA.key)).timezone is None
+
+
+async def test_a_page_past_the_end_says_so_and_a_bad_page_gets_usage(setup: Setup, clock: FakeClock) -> None:
+    for n in range(7):
+        setup.memories.add(LEA.key, f"fact {n}", clock.now() + timedelta(minutes=n))
+
+    second = await setup.commands.memories_listing(LEA, "2", page_size=5)
+    past = await setup.commands.memories_listing(LEA, "99", page_size=5)
+
+    assert second.ok and second.page is not None and "6–7 of 7" in second.text and "1. fact 1" in second.text
+    assert not past.ok and past.page is None
+    assert past.text == "There's no page 99: the last one is 2 (/memories 2)."
+    for bad in ("abc", "0", "-1", "2.5", "9999999"):
+        refused = await setup.commands.memories_listing(LEA, bad, page_size=5)
+        assert not refused.ok and refused.text.startswith("Usage: /memories")
+    nothing = await setup.commands.memories_listing(TOM, "3", page_size=5)
+    assert nothing.text == "I don't remember anything about you yet." and nothing.page is None
+
+
+async def test_forget_by_the_number_on_the_last_page_shown(setup: Setup, clock: FakeClock) -> None:
+    for n in range(7):
+        setup.memories.add(LEA.key, f"fact {n}", clock.now() + timedelta(minutes=n))
+    await setup.commands.memories_listing(LEA, "2", page_size=5)  # shows "1. fact 1", "2. fact 0"
+
+    forgotten = await setup.commands.forget_memory(LEA, "2")
+    again = await setup.commands.forget_memory(LEA, "2")
+    off_the_page = await setup.commands.forget_memory(LEA, "3")
+
+    assert forgotten.ok and forgotten.text == "Forgotten: “fact 0”."
+    assert not again.ok and again.text == "That one is already forgotten."
+    assert not off_the_page.ok and "no number 3" in off_the_page.text
+    assert "fact 0" not in [m.text for m in setup.memories.items[LEA.key]]
+    assert len(setup.memories.items[LEA.key]) == 6 and setup.planner.planned == [LEA.key]
+
+
+async def test_forget_by_number_without_a_page_shown_counts_newest_first_and_ids_still_work(
+    redis_client: aioredis.Redis, clock: FakeClock
+) -> None:
+    memories = InMemoryMemoryBrowser()
+    commands, _, _ = redis_backed_commands(redis_client, clock, memories)  # as after a restart: nothing shown
+    oldest = memories.add(LEA.key, "likes tea", clock.now())
+    memories.add(LEA.key, "likes coffee", clock.now() + timedelta(minutes=1))
+    memories.add(LEA.key, "likes cocoa", clock.now() + timedelta(minutes=2))
+
+    assert (await commands.forget_memory(LEA, "2")).text == "Forgotten: “likes coffee”."
+    assert not (await commands.forget_memory(LEA, "0")).ok
+    assert (await commands.forget_memory(LEA, "7")).text.startswith("I have no memory number 7")
+    assert (await commands.forget_memory(LEA, oldest)).text == "Forgotten."
+    assert [m.text for m in memories.items[LEA.key]] == ["likes cocoa"]
+
+
+async def test_a_memory_a_newer_one_replaced_is_marked(setup: Setup, clock: FakeClock) -> None:
+    setup.memories.items[LEA.key] = [
+        MemoryItem("a", "semantic", "lives in Lyon", clock.now(), extra={"current": False}),
+        MemoryItem("b", "semantic", "lives in Paris", clock.now() + timedelta(minutes=1), extra={"current": True}),
+    ]
+    await _speak_french(setup, LEA)
+
+    text = (await setup.commands.memories_listing(LEA)).text
+
+    assert "1. lives in Paris\n" in text and text.endswith("2. lives in Lyon (plus d'actualité)")
+
+
+async def test_a_chosen_language_answers_commands_whatever_the_hint(setup: Setup) -> None:
+    assert (await setup.commands.set_language(LEA, "fr", hint="en")).text.startswith("D'accord")
+    assert (await setup.commands.help_text(LEA, hint="en")).startswith("Parle-moi")
+    profile = await setup.profiles.load_profile(LEA.key)
+    assert profile.language == "fr" and profile.language_chosen
+
+    refused = await setup.commands.set_language(LEA, "klingon")
+    assert not refused.ok and refused.text.startswith("Usage : /language")
+    assert (await setup.commands.set_language(LEA, "auto")).ok
+    assert not (await setup.profiles.load_profile(LEA.key)).language_chosen

@@ -91,3 +91,10 @@ async def test_json_mode_falls_back_when_the_server_refuses_response_format(serv
     assert second == '{"memories": [2]}'
     formats = [request.body.get("response_format") for request in server.requests]
     assert formats == [{"type": "json_object"}, None, None]  # refused once, then not asked again
+
+
+async def test_text_that_cannot_be_encoded_is_not_called_a_malformed_reply(server: FakeOpenAI) -> None:
+    with pytest.raises(LLMUnavailable) as failure:
+        await complete(OPENAI_COMPATIBLE.settings(server), ask("caf\udce9"))  # a lone surrogate
+
+    assert "not valid Unicode" in str(failure.value) and "malformed reply" not in str(failure.value)

@@ -13,7 +13,8 @@ from tests.fakes.fake_discord_rest import Sent
 
 LOADING = 128
 ALL_COMMANDS = {
-    "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "export", "privacy", "help"
+    "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "export", "privacy",
+    "help",
 }
 
 
@@ -56,6 +57,23 @@ async def test_the_synced_commands_are_usable_everywhere_and_localised_in_french
     assert remember_text["name"] == "text" and remember_text["name_localizations"]["fr"] == "texte"
     states = synced["checkins"]["options"][0]["choices"]
     assert [c["name_localizations"]["fr"] for c in states] == ["activer", "désactiver"]
+
+
+async def test_a_memories_page_past_the_end_says_so_and_language_sticks(bot: Bot) -> None:
+    alice = p.user("Alice")
+    add_memories(bot, alice, 7)
+
+    past = await run(bot, alice, "memories", page="99")
+    second = await run(bot, alice, "memories", page="2")
+    chosen = await run(bot, alice, "language", language="fr")
+    help_text = await run(bot, alice, "help", locale="en-US")
+
+    assert past.content == "There's no page 99: the last one is 2 (/memories 2)." and past.ephemeral
+    assert second.content.startswith("What I remember (6–7 of 7):")
+    assert chosen.content == "D'accord, je te parlerai en français désormais."
+    assert help_text.content.startswith("Parle-moi simplement.")
+    synced = {c["name"]: c for c in bot.fake.rest.command_syncs[-1]}
+    assert synced["language"]["description_localizations"]["fr"] == "La langue que j'utilise avec toi"
 
 
 async def test_memories_are_paginated_with_buttons_that_edit_the_message(bot: Bot) -> None:
@@ -151,7 +169,7 @@ async def test_bad_arguments_get_an_ephemeral_usage_message(bot: Bot) -> None:
     forget = await run(bot, alice, "forget")
     birthday = await run(bot, alice, "birthday", date="30 February")
 
-    assert forget.ephemeral and forget.content == "Usage: /forget <memory id> or /forget all"
+    assert forget.ephemeral and forget.content.startswith("Usage: /forget <number from /memories>")
     assert birthday.ephemeral and "couldn't read “30 February”" in birthday.content
 
 

@@ -29,6 +29,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "timezone",
         "checkins",
         "groups",
+        "language",
         "export",
         "privacy",
     }
@@ -168,8 +169,41 @@ async def test_forget_by_id_and_unknown_ids(souvenir: Souvenir) -> None:
     await telegram.push_command(17, "forget", "no-such-id")
     await telegram.push_command(17, "forget")
     replies = [m["text"] for m in await souvenir.reply_in(17, 3)]
-    assert replies == ["Forgotten.", "I have no memory with that id.", "Usage: /forget <memory id> or /forget all"]
+    assert replies == [
+        "Forgotten.",
+        "I have no memory with that id.",
+        "Usage: /forget <number from /memories>, /forget <memory id> or /forget all",
+    ]
     assert souvenir.memory_texts(17) == ["keep me"]
+
+
+async def test_memories_takes_a_page_number_and_forget_takes_the_number_shown(souvenir: Souvenir) -> None:
+    telegram = souvenir.telegram
+    souvenir.add_memories(21, *(f"fact {n}" for n in range(1, 8)))  # two pages of five
+    for argument in ("99", "abc", "2"):
+        await telegram.push_command(21, "memories", argument)
+    past, bad, second = await souvenir.reply_in(21, 3)
+    assert past["text"] == "There's no page 99: the last one is 2 (/memories 2)." and buttons(past) == {}
+    assert bad["text"] == "Usage: /memories, or /memories <page number> such as /memories 2"
+    assert second["text"].splitlines()[1:] == ["1. fact 2", "2. fact 1"] and "Forget #1" in buttons(second)
+
+    await telegram.push_command(21, "forget", "1")
+    forgotten = (await souvenir.reply_in(21, 4))[3]
+
+    assert forgotten["text"] == "Forgotten: “fact 2”."
+    assert "fact 2" not in souvenir.memory_texts(21) and len(souvenir.memory_texts(21)) == 6
+
+
+async def test_a_chosen_language_answers_commands_whatever_the_telegram_language(souvenir: Souvenir) -> None:
+    telegram = souvenir.telegram
+    await telegram.push_command(22, "language", "fr", language_code="en")
+    await telegram.push_command(22, "help", language_code="en")
+    await telegram.push_command(22, "memories", "x", language_code="en")
+    chosen, help_text, usage = (m["text"] for m in await souvenir.reply_in(22, 3))
+
+    assert chosen == "D'accord, je te parlerai en français désormais."
+    assert help_text.startswith("Parle-moi simplement.") and "/language" in help_text
+    assert usage.startswith("Usage : /memories")
 
 
 async def test_forged_buttons_only_ever_touch_the_pressers_own_memories(souvenir: Souvenir) -> None:
