@@ -1,0 +1,51 @@
+"""Updates run concurrently across chats, one at a time and in order within a chat — and a chat's backlog
+never holds a slot another chat needs.
+
+python-telegram-bot takes its `concurrent_updates` semaphore before it hands an update to the processor.
+With a per-chat lock inside that semaphore, 64 queued updates from one chat (a flood, a busy group) fill
+every slot while they wait for their chat's turn, and every other chat waits for them. This processor lets
+PTB admit every update, queues each behind its chat's earlier updates first, and only then takes one of
+`max_concurrent_chats` slots: a chat holds at most one slot, whatever its backlog.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Coroutine
+from typing import Any
+
+from telegram import Update
+from telegram.ext import BaseUpdateProcessor
+
+from bot.engine.locks import KeyedLocks
+
+
+class PerChatUpdateProcessor(BaseUpdateProcessor):
+    def __init__(self, max_concurrent_chats: int) -> None:
+        if max_concurrent_chats < 1:
+            raise ValueError("max_concurrent_chats must be >= 1")
+        # PTB's own semaphore is taken before `do_process_update`: it must never be what an update
+        # waits on, so it admits everything (> 1 also makes PTB run each update in its own task).
+        super().__init__(sys.maxsize)
+        self._slots = asyncio.Semaphore(max_concurrent_chats)
+        self._chats = KeyedLocks()  # asyncio locks are FIFO: a chat's updates keep their order
+
+    async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        try:
+            chat = update.effective_chat if isinstance(update, Update) else None
+            if chat is None:
+                async with self._slots:
+                    await coroutine
+                return
+            async with self._chats.hold(str(chat.id)), self._slots:
+                await coroutine
+        finally:
+            if isinstance(coroutine, Coroutine):
+                coroutine.close()  # cancelled while queued: no "never awaited" warning
+
+    async def initialize(self) -> None:
+        """Nothing to allocate."""
+
+    async def shutdown(self) -> None:
+        """Nothing to free: PTB waits for the updates it handed over before it shuts the processor down."""
