@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
-from adapters.discord.components import COMPONENT_ITEMS
+from adapters.discord.components import COMPONENT_ITEMS, answer_expired_button
 from adapters.discord.incoming import to_incoming
 from adapters.discord.outgoing import split_message
 from adapters.discord.slash import SouvenirCommandTree, add_slash_commands
@@ -92,6 +92,12 @@ class SouvenirClient(discord.Client):
             await self._answer(message)
         except Exception:
             log.exception("could not answer a Discord message")
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await answer_expired_button(interaction)
+        except Exception:
+            log.exception("could not answer a press on an expired button")
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("Discord event handler %s failed", event_method)
