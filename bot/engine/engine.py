@@ -197,10 +197,23 @@ class Engine:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def drain(self) -> None:
-        """Wait for background memory writes (on shutdown, and in tests)."""
+    async def drain(self, timeout: float | None = None) -> None:
+        """Wait for background memory writes (on shutdown, and in tests). Writes still running after
+        `timeout` seconds are cancelled and logged: a hung store must not hold up stopping the bot."""
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
         while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+            remaining = None if deadline is None else deadline - loop.time()
+            if remaining is not None and remaining <= 0:
+                break
+            await asyncio.wait(list(self._background), timeout=remaining)
+        late = list(self._background)
+        if not late:
+            return
+        log.warning("%d memory write(s) still running after %.1f s; cancelled them to stop", len(late), timeout)
+        for task in late:
+            task.cancel()
+        await asyncio.wait(late)
 
 
 def _for_model(turn: ChatTurn, in_group: bool) -> ChatTurn:
