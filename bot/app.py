@@ -136,7 +136,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 ),
             ),
         )
-        stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # bounded: a hung store must not block stopping
+        stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
             profiles=profiles,
             memories=memory,

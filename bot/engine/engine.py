@@ -197,11 +197,12 @@ class Engine:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def drain(self, timeout: float | None = None) -> None:
+    async def drain(self, within_s: float | None = None) -> None:
         """Wait for background memory writes (on shutdown, and in tests). Writes still running after
-        `timeout` seconds are cancelled and logged: a hung store must not hold up stopping the bot."""
+        `within_s` seconds are cancelled and logged: a hung store must not hold up stopping the bot.
+        (Cancelling, not asyncio.timeout: the writes are tasks of their own, not this coroutine's work.)"""
         loop = asyncio.get_running_loop()
-        deadline = None if timeout is None else loop.time() + timeout
+        deadline = None if within_s is None else loop.time() + within_s
         while self._background:
             remaining = None if deadline is None else deadline - loop.time()
             if remaining is not None and remaining <= 0:
@@ -210,7 +211,7 @@ class Engine:
         late = list(self._background)
         if not late:
             return
-        log.warning("%d memory write(s) still running after %.1f s; cancelled them to stop", len(late), timeout)
+        log.warning("%d memory write(s) still running after %.1f s; cancelled them to stop", len(late), within_s)
         for task in late:
             task.cancel()
         await asyncio.wait(late)

@@ -55,7 +55,7 @@ async def test_drain_gives_up_on_a_hung_write_after_its_timeout_and_says_so(
     await asyncio.wait_for(memory.writing.wait(), 5)
 
     with caplog.at_level(logging.WARNING, logger="bot.engine.engine"):
-        await asyncio.wait_for(engine.drain(timeout=0.05), 5)
+        await asyncio.wait_for(engine.drain(within_s=0.05), 5)
 
     assert memory.cancelled.is_set()  # the hung write does not outlive the stores it writes to
     [record] = [r for r in caplog.records if r.name == "bot.engine.engine"]
