@@ -71,6 +71,8 @@ class SouvenirClient(discord.Client):
         self.user_commands = user_commands
         self.tree = SouvenirCommandTree(self)
         add_slash_commands(self.tree, user_commands)
+        self._answering: set[asyncio.Task[Any]] = set()
+        self._stopping = False
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(*COMPONENT_ITEMS)
@@ -88,10 +90,33 @@ class SouvenirClient(discord.Client):
             await asyncio.sleep(self.timings.identify_interval_s)
 
     async def on_message(self, message: discord.Message) -> None:
+        if self._stopping:
+            return  # no new work once stopping has begun
+        task = asyncio.current_task()
+        if task is not None:
+            self._answering.add(task)
         try:
             await self._answer(message)
         except Exception:
             log.exception("could not answer a Discord message")
+        finally:
+            if task is not None:
+                self._answering.discard(task)
+
+    async def finish_answering(self, within_s: float) -> None:
+        """Before close(): take no new message, give the replies being written `within_s` seconds to go
+        out (close() would pull the HTTP session from under them), then cancel what is left."""
+        self._stopping = True
+        answering = set(self._answering)
+        if not answering:
+            return
+        log.info("finishing %d Discord message(s) in flight, for up to %.0f s", len(answering), within_s)
+        _, late = await asyncio.wait(answering, timeout=within_s)
+        if late:
+            log.warning("%d Discord message(s) left unanswered after %.1f s of grace", len(late), within_s)
+            for task in late:
+                task.cancel()
+            await asyncio.wait(late)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         try:
