@@ -11,6 +11,7 @@ PTB admit every update, queues each behind its chat's earlier updates first, and
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import Awaitable, Coroutine
 from typing import Any
@@ -19,6 +20,8 @@ from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
 from bot.engine.locks import KeyedLocks
+
+log = logging.getLogger(__name__)
 
 
 class PerChatUpdateProcessor(BaseUpdateProcessor):
@@ -30,8 +33,12 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         super().__init__(sys.maxsize)
         self._slots = asyncio.Semaphore(max_concurrent_chats)
         self._chats = KeyedLocks()  # asyncio locks are FIFO: a chat's updates keep their order
+        self._handling: set[asyncio.Task[Any]] = set()
 
     async def do_process_update(self, update: object, coroutine: Awaitable[Any]) -> None:
+        task = asyncio.current_task()
+        if task is not None:
+            self._handling.add(task)
         try:
             chat = update.effective_chat if isinstance(update, Update) else None
             if chat is None:
@@ -41,8 +48,26 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
             async with self._chats.hold(str(chat.id)), self._slots:
                 await coroutine
         finally:
+            if task is not None:
+                self._handling.discard(task)
             if isinstance(coroutine, Coroutine):
                 coroutine.close()  # cancelled while queued: no "never awaited" warning
+
+    async def finish(self, within_s: float) -> None:
+        """Once no update is fetched any more: give those already handed over (running or queued behind
+        their chat) `within_s` seconds, then cancel the rest — PTB's own stop would wait for them forever."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within_s
+        if self._handling:
+            log.info("finishing %d Telegram update(s) in flight, for up to %.0f s", len(self._handling), within_s)
+        while self._handling and (remaining := deadline - loop.time()) > 0:
+            await asyncio.wait(set(self._handling), timeout=remaining)
+        late = set(self._handling)
+        if late:
+            log.warning("%d Telegram update(s) left unanswered after %.1f s of grace", len(late), within_s)
+            for task in late:
+                task.cancel()
+            await asyncio.wait(late)
 
     async def initialize(self) -> None:
         """Nothing to allocate."""

@@ -60,6 +60,7 @@ async def run_telegram(
     # Our own HTTP clients, so they can be closed even when startup fails half-way.
     api_requests = HTTPXRequest(connection_pool_size=MAX_CONCURRENT_CHATS)
     poll_requests = HTTPXRequest()
+    processor = PerChatUpdateProcessor(MAX_CONCURRENT_CHATS)
     application = (
         ApplicationBuilder()
         .token(settings.telegram_token.get_secret_value())
@@ -67,7 +68,7 @@ async def run_telegram(
         .base_file_url(f"{root}/file/bot")
         .request(api_requests)
         .get_updates_request(poll_requests)
-        .concurrent_updates(PerChatUpdateProcessor(MAX_CONCURRENT_CHATS))
+        .concurrent_updates(processor)
         .job_queue(None)  # the app's own scheduler does timed work
         .build()
     )
@@ -97,8 +98,11 @@ async def run_telegram(
                 yield TelegramMessenger(sender)
             finally:
                 updater = application.updater
-                if updater is not None and updater.running:
-                    await updater.stop()
+                try:
+                    if updater is not None and updater.running:
+                        await updater.stop()  # no new work; what was fetched gets the grace
+                finally:
+                    await processor.finish(settings.shutdown_grace_s)
         finally:
             if application.running:
                 await application.stop()
