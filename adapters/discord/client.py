@@ -111,12 +111,15 @@ class SouvenirClient(discord.Client):
         if not answering:
             return
         log.info("finishing %d Discord message(s) in flight, for up to %.0f s", len(answering), within_s)
-        _, late = await asyncio.wait(answering, timeout=within_s)
-        if late:
-            log.warning("%d Discord message(s) left unanswered after %.1f s of grace", len(late), within_s)
-            for task in late:
-                task.cancel()
-            await asyncio.wait(late)
+        try:
+            await asyncio.wait(answering, timeout=within_s)
+        finally:  # also when the wait itself is cut short (a second stop signal)
+            late = {task for task in answering if not task.done()}
+            if late:
+                log.warning("%d Discord message(s) left unanswered after the grace", len(late))
+                for task in late:
+                    task.cancel()
+                await asyncio.wait(late)
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
         try:

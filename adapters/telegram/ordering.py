@@ -60,14 +60,16 @@ class PerChatUpdateProcessor(BaseUpdateProcessor):
         deadline = loop.time() + within_s
         if self._handling:
             log.info("finishing %d Telegram update(s) in flight, for up to %.0f s", len(self._handling), within_s)
-        while self._handling and (remaining := deadline - loop.time()) > 0:
-            await asyncio.wait(set(self._handling), timeout=remaining)
-        late = set(self._handling)
-        if late:
-            log.warning("%d Telegram update(s) left unanswered after %.1f s of grace", len(late), within_s)
-            for task in late:
-                task.cancel()
-            await asyncio.wait(late)
+        try:
+            while self._handling and (remaining := deadline - loop.time()) > 0:
+                await asyncio.wait(set(self._handling), timeout=remaining)
+        finally:  # also when the wait itself is cut short (a second stop signal)
+            late = set(self._handling)
+            if late:
+                log.warning("%d Telegram update(s) left unanswered after the grace", len(late))
+                for task in late:
+                    task.cancel()
+                await asyncio.wait(late)
 
     async def initialize(self) -> None:
         """Nothing to allocate."""

@@ -203,18 +203,19 @@ class Engine:
         (Cancelling, not asyncio.timeout: the writes are tasks of their own, not this coroutine's work.)"""
         loop = asyncio.get_running_loop()
         deadline = None if within_s is None else loop.time() + within_s
-        while self._background:
-            remaining = None if deadline is None else deadline - loop.time()
-            if remaining is not None and remaining <= 0:
-                break
-            await asyncio.wait(list(self._background), timeout=remaining)
-        late = list(self._background)
-        if not late:
-            return
-        log.warning("%d memory write(s) still running after %.1f s; cancelled them to stop", len(late), within_s)
-        for task in late:
-            task.cancel()
-        await asyncio.wait(late)
+        try:
+            while self._background:
+                remaining = None if deadline is None else deadline - loop.time()
+                if remaining is not None and remaining <= 0:
+                    break
+                await asyncio.wait(list(self._background), timeout=remaining)
+        finally:  # also when the wait itself is cut short
+            late = list(self._background)
+            if late:
+                log.warning("%d memory write(s) still running at the end of the grace; cancelled them", len(late))
+                for task in late:
+                    task.cancel()
+                await asyncio.wait(late)
 
 
 def _for_model(turn: ChatTurn, in_group: bool) -> ChatTurn:
