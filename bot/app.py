@@ -178,7 +178,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             ),
             fence=ShortTermFence(erasures, [profiles, window]),
         )
-        stack.push_async_callback(engine.drain)
+        stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
             profiles=profiles,
             memories=memory,

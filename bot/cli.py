@@ -137,11 +137,19 @@ async def _eval_locomo(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
-    """SIGTERM unwinds like Ctrl-C, so embedded servers are stopped and nothing is left running."""
+    """SIGTERM unwinds like Ctrl-C, so embedded servers are stopped and nothing is left running. Only the
+    first one cancels: a second would cut the clean-up itself short and leave the embedded Redis running.
+    (`souvenir run` takes the signals over once it serves: bot.runner.StopSignals.)"""
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
-    if task is not None:
-        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+
+    def stop() -> None:
+        if task is None or task.cancelling():
+            log.warning("already stopping: closing the stores")
+        else:
+            task.cancel()
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
     try:
         return await work
     except asyncio.CancelledError:

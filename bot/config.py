@@ -92,6 +92,9 @@ class Settings(BaseSettings):
     quiet_hours: str = "22:00-08:00"
     proactive_daily_cap: int = Field(default=2, ge=1)
 
+    # Stopping: how long in-flight replies and memory writes get to finish before they are dropped.
+    shutdown_grace_s: float = Field(default=10.0, ge=0, le=300)
+
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @field_validator("default_timezone")

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
-from adapters.discord.components import COMPONENT_ITEMS
+from adapters.discord.components import COMPONENT_ITEMS, answer_expired_button
 from adapters.discord.incoming import to_incoming
 from adapters.discord.outgoing import split_message
 from adapters.discord.slash import SouvenirCommandTree, add_slash_commands
@@ -71,6 +71,8 @@ class SouvenirClient(discord.Client):
         self.user_commands = user_commands
         self.tree = SouvenirCommandTree(self)
         add_slash_commands(self.tree, user_commands)
+        self._answering: set[asyncio.Task[Any]] = set()
+        self._stopping = False
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(*COMPONENT_ITEMS)
@@ -88,10 +90,42 @@ class SouvenirClient(discord.Client):
             await asyncio.sleep(self.timings.identify_interval_s)
 
     async def on_message(self, message: discord.Message) -> None:
+        if self._stopping:
+            return  # no new work once stopping has begun
+        task = asyncio.current_task()
+        if task is not None:
+            self._answering.add(task)
         try:
             await self._answer(message)
         except Exception:
             log.exception("could not answer a Discord message")
+        finally:
+            if task is not None:
+                self._answering.discard(task)
+
+    async def finish_answering(self, within_s: float) -> None:
+        """Before close(): take no new message, give the replies being written `within_s` seconds to go
+        out (close() would pull the HTTP session from under them), then cancel what is left."""
+        self._stopping = True
+        answering = set(self._answering)
+        if not answering:
+            return
+        log.info("finishing %d Discord message(s) in flight, for up to %.0f s", len(answering), within_s)
+        try:
+            await asyncio.wait(answering, timeout=within_s)
+        finally:  # also when the wait itself is cut short (a second stop signal)
+            late = {task for task in answering if not task.done()}
+            if late:
+                log.warning("%d Discord message(s) left unanswered after the grace", len(late))
+                for task in late:
+                    task.cancel()
+                await asyncio.wait(late)
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await answer_expired_button(interaction)
+        except Exception:
+            log.exception("could not answer a press on an expired button")
 
     async def on_error(self, event_method: str, /, *args: Any, **kwargs: Any) -> None:
         log.exception("Discord event handler %s failed", event_method)

@@ -165,3 +165,21 @@ class ForgetAllButton(ui.DynamicItem[ui.Button[ui.View]], template=r"souvenir:fo
 
 
 COMPONENT_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (MemoriesPageButton, ForgetMemoryButton, ForgetAllButton)
+
+
+def is_our_button(custom_id: str) -> bool:
+    return any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in COMPONENT_ITEMS)
+
+
+async def answer_expired_button(interaction: discord.Interaction[Any]) -> None:
+    """A press on a component whose custom_id matches no button of this version (junk, or a button from an
+    older version): discord.py drops it without a word, and the person would see "This interaction failed"."""
+    if interaction.type is not discord.InteractionType.component or interaction.response.is_done():
+        return
+    data: dict[str, Any] = dict(interaction.data or {})
+    custom_id = data.get("custom_id")
+    if isinstance(custom_id, str) and is_our_button(custom_id):
+        return
+    log.info("a button this version doesn't know was pressed; answered that it expired")
+    text = say("button_expired", language_from_locale(interaction.locale))
+    await interaction.response.send_message(text, ephemeral=True)

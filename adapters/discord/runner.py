@@ -56,8 +56,11 @@ async def run_discord(
             log.info("Discord bot ready as %s", client.user)
             yield DiscordMessenger(client)
         finally:
-            await client.close()
-            await _stopped(running)
+            try:
+                await client.finish_answering(settings.shutdown_grace_s)
+            finally:
+                await client.close()
+                await _stopped(running)
 
 
 async def _until_ready(client: discord.Client, running: asyncio.Task[None], within_s: float) -> None:

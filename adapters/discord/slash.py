@@ -161,6 +161,9 @@ class SouvenirCommandTree(app_commands.CommandTree[Any]):
     """Logs a failed command and tells the person something went wrong instead of leaving them hanging."""
 
     async def on_error(self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            await _say_command_is_gone(interaction, error)
+            return
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         log.error("slash command %s failed", interaction.command.name if interaction.command else "?", exc_info=cause)
         text = (
@@ -173,3 +176,17 @@ class SouvenirCommandTree(app_commands.CommandTree[Any]):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             log.warning("could not tell the person their command failed")
+
+
+async def _say_command_is_gone(interaction: discord.Interaction[Any], error: app_commands.AppCommandError) -> None:
+    """A command Discord still shows but this version of the bot doesn't have (or has with other options):
+    a leftover registration, not a failure — the next sync removes it."""
+    log.warning("a stale application command was used (%s); the next command sync replaces it", error)
+    try:
+        if interaction.type is discord.InteractionType.autocomplete:
+            await interaction.response.autocomplete([])
+        elif not interaction.response.is_done():
+            text = say("command_gone", language_from_locale(interaction.locale))
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell the person that command no longer exists")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import weakref
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
@@ -61,32 +59,22 @@ class TextMessages:
 
 
 class UpdateBoundary:
-    """Wraps every handler: updates run concurrently across chats but one at a time, in order, within
-    a chat (so "/forget all" then "/memories" can't overtake each other), and each handler is an
-    error boundary that logs, tells a private-chat user something went wrong, and carries on."""
+    """Wraps every handler in an error boundary that logs, tells a private-chat user something went
+    wrong, and carries on. (One update at a time, in order, within a chat — so "/forget all" then
+    "/memories" can't overtake each other — is the update processor's job: see ordering.py.)"""
 
     def __init__(self, sender: TelegramSender) -> None:
         self._sender = sender
-        self._chat_locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     def wrap(self, name: str, callback: Callback) -> Callback:
         async def boundary(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-            chat = update.effective_chat
             try:
-                async with self._lock_for(chat.id if chat is not None else 0):
-                    await callback(update, context)
+                await callback(update, context)
             except Exception:
                 log.exception("Telegram %s handler failed", name)
                 await _apologise(update, self._sender)
 
         return boundary
-
-    def _lock_for(self, chat_id: int) -> asyncio.Lock:
-        lock = self._chat_locks.get(chat_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._chat_locks[chat_id] = lock
-        return lock
 
 
 async def _apologise(update: Update, sender: TelegramSender) -> None:

@@ -25,6 +25,7 @@ from telegram.request import HTTPXRequest
 from adapters.telegram.commands import CommandHandlers
 from adapters.telegram.conversation import Callback, ConversationEngine, TextMessages, UpdateBoundary, log_error
 from adapters.telegram.menu import GROUP_COMMANDS, PRIVATE_COMMANDS, register_menu
+from adapters.telegram.ordering import PerChatUpdateProcessor
 from adapters.telegram.sending import TelegramMessenger, TelegramSender
 from adapters.telegram.throttle import SendThrottle
 from bot.config import Settings
@@ -34,7 +35,7 @@ from bot.errors import ConfigError
 log = logging.getLogger(__name__)
 
 ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
-MAX_CONCURRENT_UPDATES = 64
+MAX_CONCURRENT_CHATS = 64  # chats answered at once; each chat's own updates run one at a time
 
 
 @asynccontextmanager
@@ -57,8 +58,9 @@ async def run_telegram(
         raise ConfigError("SOUVENIR_TELEGRAM_TOKEN: a bot token from @BotFather is required to run on Telegram")
     root = settings.telegram_api_url.rstrip("/")
     # Our own HTTP clients, so they can be closed even when startup fails half-way.
-    api_requests = HTTPXRequest(connection_pool_size=MAX_CONCURRENT_UPDATES)
+    api_requests = HTTPXRequest(connection_pool_size=MAX_CONCURRENT_CHATS)
     poll_requests = HTTPXRequest()
+    processor = PerChatUpdateProcessor(MAX_CONCURRENT_CHATS)
     application = (
         ApplicationBuilder()
         .token(settings.telegram_token.get_secret_value())
@@ -66,7 +68,7 @@ async def run_telegram(
         .base_file_url(f"{root}/file/bot")
         .request(api_requests)
         .get_updates_request(poll_requests)
-        .concurrent_updates(MAX_CONCURRENT_UPDATES)
+        .concurrent_updates(processor)
         .job_queue(None)  # the app's own scheduler does timed work
         .build()
     )
@@ -96,8 +98,11 @@ async def run_telegram(
                 yield TelegramMessenger(sender)
             finally:
                 updater = application.updater
-                if updater is not None and updater.running:
-                    await updater.stop()
+                try:
+                    if updater is not None and updater.running:
+                        await updater.stop()  # no new work; what was fetched gets the grace
+                finally:
+                    await processor.finish(settings.shutdown_grace_s)
         finally:
             if application.running:
                 await application.stop()

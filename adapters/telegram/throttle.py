@@ -1,4 +1,16 @@
-"""Pacing outgoing messages under Telegram's limits: about one per second per chat, 30 per second in all."""
+"""Pacing outgoing messages under Telegram's limits: about one per second per chat, 30 per second in all.
+
+Why not python-telegram-bot's AIORateLimiter (PTB 22, `python-telegram-bot[rate-limiter]`):
+- It paces a chat only when it is a group (20 a minute); private chats — where almost every reply and
+  every unprompted DM goes — get no per-chat spacing, so a reply split in pieces or a burst of replies to
+  one person goes out at once, against Telegram's "about one message per second per chat".
+- Its limiter wraps every request that names a chat, `sendChatAction` included: the typing indicator each
+  busy chat repeats every few seconds would eat into the 30-a-second budget meant for messages.
+- On one 429 it holds back every request of the bot, and its retries happen inside the request layer:
+  here TelegramSender retries only the refused send, bounded, re-entering this throttle, and keeps
+  telling a 403 (UserUnreachable) apart from a 429.
+- It runs on aiolimiter's real clock; this one takes `now`/`sleep`, so its tests are exact and instant.
+"""
 
 from __future__ import annotations
 

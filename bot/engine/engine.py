@@ -233,10 +233,25 @@ class Engine:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    async def drain(self) -> None:
-        """Wait for background memory writes (on shutdown, and in tests)."""
-        while self._background:
-            await asyncio.gather(*list(self._background), return_exceptions=True)
+    async def drain(self, within_s: float | None = None) -> None:
+        """Wait for background memory writes (on shutdown, and in tests). Writes still running after
+        `within_s` seconds are cancelled and logged: a hung store must not hold up stopping the bot.
+        (Cancelling, not asyncio.timeout: the writes are tasks of their own, not this coroutine's work.)"""
+        loop = asyncio.get_running_loop()
+        deadline = None if within_s is None else loop.time() + within_s
+        try:
+            while self._background:
+                remaining = None if deadline is None else deadline - loop.time()
+                if remaining is not None and remaining <= 0:
+                    break
+                await asyncio.wait(list(self._background), timeout=remaining)
+        finally:  # also when the wait itself is cut short
+            late = list(self._background)
+            if late:
+                log.warning("%d memory write(s) still running at the end of the grace; cancelled them", len(late))
+                for task in late:
+                    task.cancel()
+                await asyncio.wait(late)
 
 
 def _for_model(turn: ChatTurn, in_group: bool, max_chars: int) -> ChatTurn:

@@ -14,6 +14,14 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Sorry, I can't think straight right now. Give me a moment and write to me again?",
         "fr": "Désolé, je n'arrive pas à réfléchir pour l'instant. Tu me réécris dans un moment ?",
     },
+    "command_gone": {
+        "en": "That command no longer exists — /help lists the ones I have.",
+        "fr": "Cette commande n'existe plus — /help liste celles que j'ai.",
+    },
+    "button_expired": {
+        "en": "This button has expired. Run the command again (/help lists them all).",
+        "fr": "Ce bouton a expiré. Relance la commande (/help les liste toutes).",
+    },
     "start": {
         "en": (
             "Hi{name}! I'm {bot}, an AI companion. I remember what you share with me — the people and "
