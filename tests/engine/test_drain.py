@@ -11,6 +11,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import Exchange
+from bot.engine.noop import NoDatedEvents
 from bot.persona_file import load_persona
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from tests.conftest import FakeClock
@@ -46,6 +47,7 @@ async def test_drain_gives_up_on_a_hung_write_after_its_timeout_and_says_so(
         profiles=RedisProfiles(redis_client),
         memory=memory,
         planner=RecordingPlanner(),
+        dated_events=NoDatedEvents(),
         persona=load_persona(None),
         clock=clock,
         options=EngineOptions(),

@@ -9,7 +9,9 @@ from datetime import timedelta
 import redis.asyncio as aioredis
 
 from adapters.telegram import run_telegram
+from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.engine import Engine, EngineOptions
+from bot.engine.noop import NoDatedEvents
 from bot.engine.ports import CompletionRequest
 from bot.persona_file import load_persona
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
@@ -51,7 +53,8 @@ async def test_a_flooding_chat_does_not_delay_another_chats_reply(
         planner=RecordingPlanner(),
         persona=load_persona(None),
         clock=clock,
-        options=EngineOptions(disclosure_enabled=False),
+        dated_events=NoDatedEvents(),
+        options=EngineOptions(disclosure=DisclosurePolicy(enabled=False)),
     )
     commands, _, _ = build_commands(redis_client, clock)
     async with run_telegram(
