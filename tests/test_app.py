@@ -15,6 +15,7 @@ from bot.engine.model import UserRef
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.fake_telegram import FakeTelegram
+from tests.fakes.redis_scan import redis_mentions
 
 LEA = 4242
 LEA_REF = UserRef("telegram", str(LEA), "Ana")
@@ -88,6 +89,5 @@ async def test_forget_all_leaves_nothing_anywhere(running: Running) -> None:
 
     assert (await running.core.commands.memories_page(LEA_REF, 0, 50)).total == 0
     assert await running.core.memory.export_memories(user) == []
-    leftovers = [k async for k in running.core.redis.scan_iter(match="*4242*")]
-    assert [k for k in leftovers if b"claim" not in k] == []  # only message-id claims (no content) remain
+    assert await redis_mentions(running.core.redis, "4242", "Miso", "June") == []  # every key and value
 

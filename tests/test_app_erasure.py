@@ -9,8 +9,6 @@ from contextlib import asynccontextmanager
 from itertools import count
 from pathlib import Path
 
-import redis.asyncio as aioredis
-
 from bot.app import Core, open_core
 from bot.config import Settings, load_settings
 from bot.engine.model import ChatKind, IncomingMessage, UserRef, dm_conversation_id, group_conversation_id
@@ -19,6 +17,7 @@ from memory.records import IndexQuery
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.llm_script import Held, Reply
+from tests.fakes.redis_scan import redis_mentions
 from tests.memory.index_fixtures import shared_use_embedder
 
 LEA = UserRef("telegram", "4242", "Léa")
@@ -56,29 +55,6 @@ def message(clock: FakeClock, text: str, user: UserRef = LEA, *, group: bool = F
 async def say(core: Core, clock: FakeClock, text: str, user: UserRef = LEA, *, group: bool = False) -> None:
     assert await core.engine.handle(message(clock, text, user, group=group)) is not None
     await core.engine.drain()
-
-
-async def redis_mentions(client: aioredis.Redis, *needles: str) -> list[str]:
-    """Every key, and every value of every type, that says one of `needles` — all keys, no name pattern."""
-    found: list[str] = []
-    async for raw_key in client.scan_iter(count=1000):
-        key = raw_key.decode()
-        kind = (await client.type(raw_key)).decode()
-        if kind == "string":
-            values = [await client.get(raw_key)]
-        elif kind == "hash":
-            values = [part for pair in (await client.hgetall(raw_key)).items() for part in pair]
-        elif kind == "list":
-            values = await client.lrange(raw_key, 0, -1)
-        elif kind == "set":
-            values = list(await client.smembers(raw_key))
-        elif kind == "zset":
-            values = [member for member, _score in await client.zrange(raw_key, 0, -1, withscores=True)]
-        else:
-            raise AssertionError(f"unexpected Redis type {kind} at {key}")
-        texts = [key, *(v.decode() if isinstance(v, bytes) else str(v) for v in values)]
-        found += [f"{key}: {t}" for t in texts for needle in needles if needle.lower() in t.lower()]
-    return found
 
 
 async def indexed_mentions(settings: Settings, clock: FakeClock, user_key: str, word: str) -> list[str]:
