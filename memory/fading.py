@@ -26,13 +26,14 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.engine.ports import Clock
+from bot.errors import ErasedMeanwhile
 from memory.episodes import SAID, shown_text
 from memory.extraction.candidates import EPISODE
 from memory.extraction.dated import describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.sparse import tokenize
 from memory.store import MemoryStore
-from memory.writer import is_twin
+from memory.writer import MemoryWriter, is_twin
 
 log = logging.getLogger(__name__)
 
@@ -121,8 +122,12 @@ class EpisodeFader:
         fade_after: timedelta | None,
         default_timezone: str = "UTC",
         every_writes: int = FADE_EVERY_WRITES,
+        writer: MemoryWriter | None = None,
     ) -> None:
         self._store = store
+        # Digests go through the writer's erasure fence: a pass in any process that overlaps a /forget all
+        # takes its digest back instead of keeping the person's words.
+        self._writer = writer
         self._clock = clock
         self._fade_after = fade_after
         self._default_timezone = default_timezone
@@ -189,14 +194,18 @@ class EpisodeFader:
         if self._fade_after is None:
             return 0
         now = self._clock.now()
+        epoch = await self._writer.epoch(user_key) if self._writer is not None else None
         faded = 0
-        async for batch in self._batches(user_key, (MemoryKind.EPISODIC,), now - self._fade_after):
-            days: dict[_Day, list[MemoryRecord]] = {}
-            for record in batch:
-                if not is_digest(record):
-                    days.setdefault(_day_of(record, self._default_timezone), []).append(record)
-            for day, raw in days.items():
-                faded += await self._fade_day(user_key, day, raw, now)
+        try:
+            async for batch in self._batches(user_key, (MemoryKind.EPISODIC,), now - self._fade_after):
+                days: dict[_Day, list[MemoryRecord]] = {}
+                for record in batch:
+                    if not is_digest(record):
+                        days.setdefault(_day_of(record, self._default_timezone), []).append(record)
+                for day, raw in days.items():
+                    faded += await self._fade_day(user_key, day, raw, now, epoch)
+        except ErasedMeanwhile:
+            log.info("memory maintenance stopped: the person erased their data meanwhile")
         return faded
 
     async def _batches(
@@ -214,15 +223,23 @@ class EpisodeFader:
                 return
             before = min(r.created_at for r in batch)
 
-    async def _fade_day(self, user_key: str, day: _Day, raw: list[MemoryRecord], now: datetime) -> int:
+    async def _fade_day(
+        self, user_key: str, day: _Day, raw: list[MemoryRecord], now: datetime, epoch: int | None
+    ) -> int:
         ids = [r.memory_id for r in raw]
         found = await self._store.fetch(user_key, [digest_id(user_key, day)])
         earlier = found[0] if found else None
-        await self._store.add([build_digest(user_key, day, earlier, raw, now)])
+        await self._add(user_key, epoch, build_digest(user_key, day, earlier, raw, now))
         still = await self._store.fetch(user_key, ids)
         if len(still) < len(raw):  # forgotten meanwhile: its words must not live on in the digest
             if still or earlier is not None:
-                await self._store.add([build_digest(user_key, day, earlier, still, now)])
+                await self._add(user_key, epoch, build_digest(user_key, day, earlier, still, now))
             else:
                 await self._store.remove(user_key, [digest_id(user_key, day)])
         return await self._store.remove(user_key, [r.memory_id for r in still])
+
+    async def _add(self, user_key: str, epoch: int | None, digest: MemoryRecord) -> None:
+        if self._writer is None:
+            await self._store.add([digest])
+        else:
+            await self._writer.add_fenced(user_key, epoch, [digest])

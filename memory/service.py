@@ -86,7 +86,9 @@ class LongTermMemoryService:
         self._said_turns = said_turns
         self._writer = MemoryWriter(store, llm=llm, planner=planner, erasures=erasures)
         self.fader = (
-            EpisodeFader(store, clock, fade_after=episode_fade, default_timezone=default_timezone)
+            EpisodeFader(
+                store, clock, fade_after=episode_fade, default_timezone=default_timezone, writer=self._writer
+            )
             if clock is not None
             else None
         )
@@ -215,7 +217,7 @@ class LongTermMemoryService:
     # ---- helpers ----
 
     async def _epoch(self, user_key: str) -> int | None:
-        return None if self._erasures is None else await self._erasures.epoch(user_key)
+        return await self._writer.epoch(user_key)
 
     @staticmethod
     def _episode_ids(exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[str]:

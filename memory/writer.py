@@ -166,6 +166,10 @@ class MemoryWriter:
 
     # ---- erasure wins over writes in flight (see memory.erasure) ----
 
+    async def epoch(self, user_key: str) -> int | None:
+        """The person's erasure epoch now (None without an erasure log): read before a write, checked at it."""
+        return None if self._erasures is None else await self._erasures.epoch(user_key)
+
     async def check_not_erased(self, user_key: str, epoch: int | None) -> None:
         """Raises ErasedMeanwhile when all of the person's data was erased since `epoch` was read."""
         if self._erasures is None or epoch is None:

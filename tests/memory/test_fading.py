@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
 from bot.engine.model import ChatKind, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
 from memory.embedding import UseEmbedder
+from memory.erasure import RedisErasureLog
 from memory.fading import is_digest
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
-from memory.records import MemoryKind
+from memory.records import MemoryKind, MemoryRecord
 from memory.service import LongTermMemoryService
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
@@ -116,3 +118,48 @@ async def test_twins_stored_before_the_writer_marked_them_are_marked_by_the_firs
 
     page = await service.list_memories(ALICE.key, 0, 10)
     assert [i.text for i in page.items] == ["I love Blue Note jazz"] and page.total == 1
+
+
+class ErasedByAnotherProcess:
+    """The index, as seen by a process whose fading pass writes its digest just as another process runs
+    /forget all for the same person (epoch bumped, memories deleted)."""
+
+    def __init__(self, index: QdrantMemoryIndex, erasures: RedisErasureLog) -> None:
+        self._index, self._erasures = index, erasures
+        self.armed = False
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._index, name)
+
+    async def add(self, records: Sequence[MemoryRecord]) -> None:
+        if self.armed and any(is_digest(r) for r in records):
+            self.armed = False
+            await self._erasures.forget_user(ALICE.key)
+            await self._index.forget_user(ALICE.key)
+        await self._index.add(records)
+
+
+async def test_a_pass_overlapping_forget_all_in_another_process_keeps_nothing(
+    index: QdrantMemoryIndex, clock: FakeClock, redis_client: aioredis.Redis
+) -> None:
+    erasures = RedisErasureLog(redis_client)
+    store = ErasedByAnotherProcess(index, erasures)
+    service = LongTermMemoryService(store, clock=clock, episode_fade=timedelta(days=30), erasures=erasures)  # type: ignore[arg-type]
+    assert service.fader is not None
+    clock.current -= timedelta(days=60)
+    await say(service, clock, 1, "Zorglub swam all morning")
+    await service.fader.wait(ALICE.key)
+    clock.advance(minutes=5)
+    await say(service, clock, 2, "the bakery on Rue Mouffetard closed")
+    clock.current += timedelta(days=60)
+    await service.fader.fade(ALICE.key)  # that day's digest exists: the next pass merges into it
+    clock.current -= timedelta(days=60)
+    clock.advance(minutes=10)
+    await say(service, clock, 3, "Zorglub came back to the bakery")
+    clock.current += timedelta(days=60)
+    store.armed = True
+
+    await service.fader.fade(ALICE.key)
+
+    assert not store.armed  # the other process did erase in the middle of the pass
+    assert await everything(index) == []  # and no digest of Zorglub outlived it
