@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from bench.memory import QUERIES, synthetic_sentences
+from bot.config import Settings
 from bot.engine.model import RecallQuery
 from memory.embedding import UseEmbedder
 from memory.episodes import SAID
@@ -171,7 +172,9 @@ async def measure(service: LongTermMemoryService, lag: LoopLag, runs: int, now: 
     lat = await timed(runs, lambda: service.dated_events(USER))
     print(f"  dated_events ({len(events)} events):          p50 {statistics.median(lat):7.1f} ms, "
           f"max {max(lat):7.1f} ms; worst loop stall {lag.reset():6.1f} ms")  # fmt: skip
-    queries = [RecallQuery(USER, q, now, timezone="Europe/Paris") for q in QUERIES]
+    settings = Settings()
+    queries = [RecallQuery(USER, q, now, timezone="Europe/Paris", limit=settings.recall_limit,
+                           max_words=settings.recall_max_words) for q in QUERIES]  # fmt: skip
     for q in queries[:3]:
         await service.recall(q)  # warm
     lag.reset()
@@ -180,7 +183,7 @@ async def measure(service: LongTermMemoryService, lag: LoopLag, runs: int, now: 
         began = time.perf_counter()
         await service.recall(queries[i % len(queries)])
         lat.append((time.perf_counter() - began) * 1000)
-    print(f"  recall (8 memories, incl. query embedding):     p50 {percentile(lat, 0.5):7.1f} ms, "
+    print(f"  recall ({settings.recall_limit} memories, incl. query embedding):    p50 {percentile(lat, 0.5):7.1f} ms, "
           f"p95 {percentile(lat, 0.95):7.1f} ms; worst loop stall {lag.reset():6.1f} ms")  # fmt: skip
 
 
@@ -189,6 +192,7 @@ async def main() -> None:
     parser.add_argument("--sizes", default="2000,8000,20000", help="comma-separated memory counts for one person")
     parser.add_argument("--runs", type=int, default=20, help="timed calls per measure")
     parser.add_argument("--distinct", type=int, default=400, help="sentences embedded for real")
+    parser.add_argument("--optimize", action="store_true", help="optimize after each fill, as a restart does")
     args = parser.parse_args()
 
     real = UseEmbedder()
@@ -198,13 +202,19 @@ async def main() -> None:
     embedder = FillEmbedder(real, base)
 
     with tempfile.TemporaryDirectory() as tmp, LoopLag() as lag:
-        index = QdrantMemoryIndex(await EdgeDriver.open(Path(tmp) / "qdrant", real.dimension), embedder, _Clock())
+        driver = await EdgeDriver.open(Path(tmp) / "qdrant", real.dimension)
+        index = QdrantMemoryIndex(driver, embedder, _Clock())
         service = LongTermMemoryService(index, default_timezone="Europe/Paris")
         next_message = 0
         try:
             for size in sorted(int(s) for s in args.sizes.split(",")):
                 began = time.perf_counter()
                 next_message = await fill(index, embedder, next_message, size, sentences)
+                if args.optimize:
+                    lag.reset()
+                    began = time.perf_counter()
+                    await driver.optimize()
+                    print(f"  optimize: {time.perf_counter() - began:.2f} s, worst loop stall {lag.reset():.1f} ms")
                 now = T0 + timedelta(minutes=37 * next_message)
                 print(f"\n== {size:,} memories for one person ({next_message:,} messages, "
                       f"filled in {time.perf_counter() - began:.0f} s) ==")  # fmt: skip

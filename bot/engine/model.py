@@ -134,7 +134,7 @@ class RecallQuery:
     at: datetime  # the message time: relative dates in the question resolve against it
     scopes: tuple[str, ...] = (DM_SCOPE,)  # scopes the caller may see
     timezone: str = "UTC"
-    limit: int = 8
+    limit: int = 10  # SOUVENIR_RECALL_LIMIT decides in the app
     max_words: int = 300
 
 

@@ -89,6 +89,11 @@ def _open_shard(path: Path, dimension: int) -> qe.EdgeShard:
         path.mkdir(parents=True, exist_ok=True)
         shard = qe.EdgeShard.create(str(path), config)
     _ensure_payload_indexes(shard)
+    # Segments written since the last start are searched without their vector index until optimized (at 20k
+    # memories for one person, recall p50 27 → 14 ms). qdrant-edge holds the interpreter for the whole call,
+    # so it runs here, before anything is served, and after erasures (cheap when little changed), never
+    # while conversations wait.
+    shard.optimize()
     return shard
 
 
