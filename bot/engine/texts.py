@@ -155,7 +155,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "I have no memory number {n}: /memories shows them with their numbers.",
         "fr": "Je n'ai pas de souvenir numéro {n} : /memories les montre avec leurs numéros.",
     },
-    "forgot_this": {"en": "Forgotten: “{text}”.", "fr": "Oublié : « {text} »."},
+    "forgot_this": {"en": "Forgotten: “{text}”", "fr": "Oublié : « {text} »"},
     "forgot_already": {"en": "That one is already forgotten.", "fr": "Celui-là est déjà oublié."},
     "usage_language": {
         "en": "Usage: /language en, /language fr, or /language auto to follow the language you write in",

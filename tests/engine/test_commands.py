@@ -219,7 +219,7 @@ async def test_forget_by_the_number_on_the_last_page_shown(setup: Setup, clock: 
     again = await setup.commands.forget_memory(LEA, "2")
     off_the_page = await setup.commands.forget_memory(LEA, "3")
 
-    assert forgotten.ok and forgotten.text == "Forgotten: “fact 0”."
+    assert forgotten.ok and forgotten.text == "Forgotten: “fact 0”"
     assert not again.ok and again.text == "That one is already forgotten."
     assert not off_the_page.ok and "no number 3" in off_the_page.text
     assert "fact 0" not in [m.text for m in setup.memories.items[LEA.key]]
@@ -235,7 +235,7 @@ async def test_forget_by_number_without_a_page_shown_counts_newest_first_and_ids
     memories.add(LEA.key, "likes coffee", clock.now() + timedelta(minutes=1))
     memories.add(LEA.key, "likes cocoa", clock.now() + timedelta(minutes=2))
 
-    assert (await commands.forget_memory(LEA, "2")).text == "Forgotten: “likes coffee”."
+    assert (await commands.forget_memory(LEA, "2")).text == "Forgotten: “likes coffee”"
     assert not (await commands.forget_memory(LEA, "0")).ok
     assert (await commands.forget_memory(LEA, "7")).text.startswith("I have no memory number 7")
     assert (await commands.forget_memory(LEA, oldest)).text == "Forgotten."

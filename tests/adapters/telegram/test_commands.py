@@ -190,7 +190,7 @@ async def test_memories_takes_a_page_number_and_forget_takes_the_number_shown(so
     await telegram.push_command(21, "forget", "1")
     forgotten = (await souvenir.reply_in(21, 4))[3]
 
-    assert forgotten["text"] == "Forgotten: “fact 2”."
+    assert forgotten["text"] == "Forgotten: “fact 2”"
     assert "fact 2" not in souvenir.memory_texts(21) and len(souvenir.memory_texts(21)) == 6
 
 
