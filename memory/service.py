@@ -46,7 +46,7 @@ from memory.recall import rank, select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.store import MemoryStore
 from memory.text_caches import forget_cached_texts
-from memory.writer import MemoryWriter, Origin, is_twin, same_words
+from memory.writer import MemoryWriter, Origin, same_words
 
 log = logging.getLogger(__name__)
 NOTE_IMPORTANCE = 0.9
@@ -54,6 +54,7 @@ NOTE_IMPORTANCE = 0.9
 # (meaning, with its cosine). On LoCoMo, larger pools add nothing but latency.
 HYBRID_CANDIDATES = 100
 SIMILAR_CANDIDATES = 150
+_DRAWN_TOGETHER = 32  # facts one message may give, read back when that message is forgotten
 _SCROLL_SLACK = 64  # read a little beyond the count: memories written meanwhile are not cut off
 
 
@@ -147,12 +148,13 @@ class LongTermMemoryService:
         return MemoryPage(tuple(memory_item(r) for r in page), offset, total)
 
     async def forget_memory(self, user_key: str, memory_id: str) -> bool:
-        """Forget one memory and its hidden twin, so it doesn't come back as the episode it was drawn from."""
+        """Forget one memory and what says its words: the message a fact was drawn from (its twin, hidden or
+        not), or the facts drawn from a message — so it comes back neither as an episode nor as a fact."""
         epoch = await self._epoch(user_key)
         found = await self._store.fetch(user_key, [memory_id])
         if not found:
             return False
-        twins = [r.memory_id for r in await self._twins(user_key, found[0])]
+        twins = [r.memory_id for r in await self._drawn_together(user_key, found[0])]
         forgotten = [*found, *await self._store.fetch(user_key, twins)]
         if self._erasures is not None:  # before removing: a write in flight then takes them back
             await self._erasures.forgot(user_key, [r.memory_id for r in forgotten])
@@ -249,11 +251,21 @@ class LongTermMemoryService:
             await self._said_turns.forget_said(user_key, [shown_text(r) for r in forgotten])
         forget_cached_texts()
 
-    async def _twins(self, user_key: str, fact: MemoryRecord) -> list[MemoryRecord]:
-        """The episode of the message a fact was drawn from, when it says the same words."""
-        episode = fact.attributes.get(EPISODE)
-        found = await self._store.fetch(user_key, [episode]) if episode else []
-        return [r for r in found if r.hidden_by == fact.memory_id or is_twin(r, fact)]
+    async def _drawn_together(self, user_key: str, record: MemoryRecord) -> list[MemoryRecord]:
+        """For a fact, the episode of the message it was drawn from; for an episode, the facts drawn from it
+        (written with it, so created at the same instant: a short read of the newest before that instant)."""
+        if record.kind is not MemoryKind.EPISODIC:
+            episode = record.attributes.get(EPISODE)
+            found = await self._store.fetch(user_key, [episode]) if episode and episode != record.memory_id else []
+            return [r for r in found if r.kind is MemoryKind.EPISODIC]
+        same_time = await self._store.scroll(
+            user_key, 0, _DRAWN_TOGETHER, created_before=record.created_at + timedelta(milliseconds=1)
+        )
+        return [
+            r
+            for r in same_time
+            if r.kind is not MemoryKind.EPISODIC and r.attributes.get(EPISODE) == record.memory_id
+        ]
 
     async def _all(
         self, user_key: str, *, current_only: bool = False, kinds: tuple[MemoryKind, ...] | None = None

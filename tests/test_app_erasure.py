@@ -162,3 +162,41 @@ async def test_forgetting_one_message_takes_its_words_out_of_the_messages_indexe
             await _forget_the_cat(core, clock)
     # "Hi! My name is Alice." and the jazz message were indexed with the cat's message around them.
     assert await indexed_mentions(settings, clock, LEA.key, "Miso") == []
+
+
+async def _told_about_miso(core: Core, clock: FakeClock, llm: FakeOpenAI) -> list[tuple[str, str]]:
+    """One message about Miso, from which the model draws a fact: (kind, text) of what /memories then lists."""
+    llm.script(Reply("What a lovely cat!"), Reply(MISO_FACTS))  # the reply, then the model's extraction
+    await say(core, clock, "My cat Miso was born on June 2, she sleeps all day.")
+    page = await core.commands.memories_page(LEA, 0, 50)
+    return [(item.kind, item.text) for item in page.items]
+
+
+async def test_forgetting_a_message_takes_the_facts_drawn_from_it_and_forgetting_a_fact_its_message(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=True)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "I listen to jazz in the evening.")
+            listed = await _told_about_miso(core, clock, llm)
+            assert ("episodic", "My cat Miso was born on June 2, she sleeps all day.") in listed
+            assert ("semantic", "Léa has a cat named Miso") in listed  # a fact in other words than the message
+
+            page = await core.commands.memories_page(LEA, 0, 50)
+            [message_item] = [i for i in page.items if i.kind == "episodic" and "Miso" in i.text]
+            assert (await core.commands.forget_memory(LEA, message_item.memory_id)).ok
+            left = [i.text for i in (await core.commands.memories_page(LEA, 0, 50)).items]
+            assert left == ["I listen to jazz in the evening."]
+
+            await _told_about_miso(core, clock, llm)  # told again; this time the fact is forgotten
+            page = await core.commands.memories_page(LEA, 0, 50)
+            [fact] = [i for i in page.items if i.text == "Léa has a cat named Miso"]
+            assert (await core.commands.forget_memory(LEA, fact.memory_id)).ok
+            left = [i.text for i in (await core.commands.memories_page(LEA, 0, 50)).items]
+            # The message went with the fact; what else was drawn from it stays until forgotten itself.
+            assert [t for t in left if "Miso" in t and "birthday" not in t] == [], left
+            assert "I listen to jazz in the evening." in left
+            [birthday] = [i for i in (await core.commands.memories_page(LEA, 0, 50)).items if "birthday" in i.text]
+            assert (await core.commands.forget_memory(LEA, birthday.memory_id)).ok
+    assert await indexed_mentions(settings, clock, LEA.key, "Miso") == []

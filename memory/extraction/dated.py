@@ -33,8 +33,8 @@ def describe_date(day: date, precision: str, yearly: bool, language: str) -> str
 
 def describe_event(label: str, subject: str | None, language: str) -> str:
     """Short words for a dated thing: "sister's wedding", "mariage (sœur)", "birthday"."""
-    if subject is None:
-        return label
+    if subject is None or subject.casefold() in label.casefold():
+        return label  # "Miso's birthday" about Miso is not "Miso's Miso's birthday"
     if language == "fr":
         return f"{label} ({subject})"
     return f"{subject}'s {label}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from memory.extraction.dated import describe_event
 from memory.extraction.offline import extract_offline
 from memory.records import MemoryKind
 
@@ -67,3 +68,9 @@ def test_feelings_and_sensitive_topics() -> None:
 def test_questions_and_small_talk_are_not_facts() -> None:
     assert extract_offline("do you love jazz?", AT, "UTC", "en") == []
     assert extract_offline("ok cool", AT, "UTC", "en") == []
+
+
+def test_an_event_that_already_names_whose_it_is_is_not_named_twice() -> None:
+    assert describe_event("miso's birthday", "Miso", "en") == "miso's birthday"
+    assert describe_event("anniversaire de Miso", "Miso", "fr") == "anniversaire de Miso"
+    assert describe_event("wedding", "sister", "en") == "sister's wedding"
