@@ -190,6 +190,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
             bot_name=persona.name,
+            window_ttl_hours=settings.window_ttl_hours,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.

@@ -73,8 +73,10 @@ class UserCommands:
         default_timezone: str,
         default_language: str,
         bot_name: str,
+        window_ttl_hours: float = 72.0,
     ) -> None:
         self._profiles = profiles
+        self._window_hours = f"{window_ttl_hours:g}"  # /privacy says when recent messages expire
         self._memories = memories
         self._window = window
         self._planner = planner
@@ -99,7 +101,7 @@ class UserCommands:
         return say("help", await self.language_of(user, hint))
 
     async def privacy_text(self, user: UserRef, hint: str | None = None) -> str:
-        return say("privacy", await self.language_of(user, hint))
+        return say("privacy", await self.language_of(user, hint), window_hours=self._window_hours)
 
     async def remember(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         lang = await self.language_of(user, hint)

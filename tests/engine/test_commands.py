@@ -264,3 +264,13 @@ async def test_a_chosen_language_answers_commands_whatever_the_hint(setup: Setup
     assert not refused.ok and refused.text.startswith("Usage : /language")
     assert (await setup.commands.set_language(LEA, "auto")).ok
     assert not (await setup.profiles.load_profile(LEA.key)).language_chosen
+
+
+async def test_privacy_says_when_recent_messages_expire_and_that_groups_need_groups_on(setup: Setup) -> None:
+    lea = UserRef("telegram", "77", "Léa")
+    english = await setup.commands.privacy_text(lea)
+    assert "expire after 2 hours of silence" in english and "/groups on" in english
+    assert "never" not in english  # nothing it cannot keep: /groups on does bring private memories in
+    await setup.commands.set_language(lea, "fr")
+    french = await setup.commands.privacy_text(lea)
+    assert "expirent après 2 heures de silence" in french and "/groups on" in french

@@ -26,7 +26,7 @@ def redis_backed_commands(
     schedule_eraser: UserDataEraser | None = None,
 ) -> tuple[UserCommands, RedisProfiles, RedisConversationWindow]:
     profiles = RedisProfiles(redis)
-    window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=1))
+    window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=2))
     erasers: list[UserDataEraser] = [memories, profiles, window]
     if schedule_eraser is not None:
         erasers.append(schedule_eraser)
@@ -40,5 +40,6 @@ def redis_backed_commands(
         default_timezone="UTC",
         default_language="en",
         bot_name="Souvenir",
+        window_ttl_hours=2,
     )
     return commands, profiles, window
