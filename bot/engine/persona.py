@@ -14,7 +14,7 @@ class Persona:
 
     def voice(self) -> str:
         """Who the model speaks as, the same in replies and in unprompted messages."""
-        parts = [f"You are {self.name}, an AI companion who remembers what people share with you. {self.personality}"]
+        parts = [f"You are {self.name}, an AI companion. {self.personality}"]
         if self.speaking_style:
             parts.append(f"Speaking style: {self.speaking_style}")
         if self.boundaries:
