@@ -150,6 +150,20 @@ class RedisMessageClaims:
             await self._redis.delete(key)
 
 
+_ABSENT = "\x00"
+# One atomic step: the named fields, except the language once one was chosen (read at write time).
+_SAVE_FIELDS = """
+local chosen = redis.call('HGET', KEYS[1], 'language_chosen') == '1'
+for i = 2, #ARGV, 2 do
+  local name, value = ARGV[i], ARGV[i + 1]
+  if not (name == 'language' and chosen) then
+    if value == '\0' then redis.call('HDEL', KEYS[1], name) else redis.call('HSET', KEYS[1], name, value) end
+  end
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+"""
+
+
 class RedisProfiles:
     """User profiles as Redis hashes; absent fields take the dataclass defaults."""
 
@@ -171,6 +185,13 @@ class RedisProfiles:
                 pipe.hset(key, mapping=cast("Mapping[Any, Any]", present))
             pipe.sadd(_USERS_KEY, profile.user_key)
             await pipe.execute()
+
+    async def save_profile_fields(self, profile: UserProfile, names: Sequence[str]) -> None:
+        present, absent = _profile_to_fields(profile)
+        args: list[str] = [profile.user_key]
+        for name in names:
+            args += [name, present[name]] if name in present else [name, _ABSENT] if name in absent else []
+        await self._redis.eval(_SAVE_FIELDS, 2, _profile_key(profile.user_key), _USERS_KEY, *args)  # type: ignore[misc]
 
     async def load_profiles(self, user_keys: Sequence[str]) -> list[UserProfile]:
         """`load_profile` for several people in one round trip, in order."""

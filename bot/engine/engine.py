@@ -49,6 +49,8 @@ from bot.errors import LLMUnavailable
 
 log = logging.getLogger(__name__)
 
+# The profile fields a message updates (the rest belong to commands).
+_SEEN_FIELDS = ("display_name", "language", "first_seen_at", "last_seen_at", "last_disclosed_at", "reachable")
 # Turns handed to long-term memory with each exchange, so a message is stored with what it answered.
 _CONTEXT_TURNS = 4
 # A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
@@ -166,7 +168,8 @@ class Engine:
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
         new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", text, now)]
         await self._window.append_turns(message.conversation_id, new_turns)
-        await self._profiles.save_profile(
+        # Only what this message changes: a /timezone or /language sent while the model was writing stays.
+        await self._profiles.save_profile_fields(
             replace(
                 profile,
                 display_name=message.user.display_name or profile.display_name,
@@ -175,7 +178,8 @@ class Engine:
                 last_seen_at=now,
                 last_disclosed_at=now if disclose else profile.last_disclosed_at,
                 reachable=True,
-            )
+            ),
+            _SEEN_FIELDS,
         )
         if not await self._fence.settle(message.user.key, epoch):
             log.info("a reply was not kept: the person erased their data while it was written")

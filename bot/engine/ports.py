@@ -59,6 +59,11 @@ class ProfileStore(Protocol):
 
     async def save_profile(self, profile: UserProfile) -> None: ...
 
+    async def save_profile_fields(self, profile: UserProfile, names: Sequence[str]) -> None:
+        """Write only the fields `names` of `profile`, so a setting a command changed meanwhile is kept; the
+        language is left as it is once the person chose one (with /language), even if chosen meanwhile."""
+        ...
+
 
 class LongTermMemory(Protocol):
     async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]: ...

@@ -20,12 +20,17 @@ class ScriptedLLM:
         self.failing = False
         self.in_flight = 0
         self.max_in_flight = 0
+        self.arrived = asyncio.Event()  # set when a request is in
+        self.gate: asyncio.Event | None = None  # when set by a test, answers wait for it
 
     async def complete(self, request: CompletionRequest) -> str:
         self.requests.append(request)
         self.in_flight += 1
         self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        self.arrived.set()
         try:
+            if self.gate is not None:
+                await self.gate.wait()
             if self.delay:
                 await asyncio.sleep(self.delay)
             if self.failing:
