@@ -12,6 +12,7 @@ from bot.engine.model import Exchange, MemoryItem, MemoryPage, RecalledMemory, R
 class InMemoryMemoryBrowser:
     def __init__(self) -> None:
         self.items: dict[str, list[MemoryItem]] = {}
+        self.note_zones: list[str] = []  # the time zone each /remember note was read in
 
     def add(self, user_key: str, text: str, at: datetime, kind: str = "semantic") -> str:
         memory_id = str(uuid.uuid4())
@@ -31,7 +32,8 @@ class InMemoryMemoryBrowser:
     async def export_memories(self, user_key: str) -> list[MemoryItem]:
         return list(self.items.get(user_key, []))
 
-    async def remember_note(self, user_key: str, text: str, at: datetime, language: str) -> str:
+    async def remember_note(self, user_key: str, text: str, at: datetime, language: str, timezone: str) -> str:
+        self.note_zones.append(timezone)
         return self.add(user_key, text, at)
 
     async def forget_user(self, user_key: str) -> None:
