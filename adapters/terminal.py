@@ -14,6 +14,7 @@ from bot.engine.commands import UserCommands
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
 from bot.engine.ports import Clock
 from bot.engine.texts import say
+from bot.engine.why import asks_why
 
 log = logging.getLogger(__name__)
 
@@ -136,6 +137,11 @@ class TerminalChat:
             self._print((await commands.set_group_sharing(user, argument)).text)
         elif name == "language":
             self._print((await commands.set_language(user, argument)).text)
+        elif name == "memories" and asks_why(argument):
+            why = await commands.why(user, dm_conversation_id(user))
+            self._print(why.text)
+            for n, memory in enumerate(why.memories, start=1):
+                self._print(f"   #{n} id {memory.memory_id}")
         elif name == "memories":
             listing = await commands.memories_listing(user, argument, _PAGE_SIZE)
             self._print(listing.text)

@@ -44,6 +44,7 @@ from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +142,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         )
         claims = RedisMessageClaims(client)
         erasures = RedisErasureLog(client)
+        trail = RedisReplyTrail(client, ttl=timedelta(hours=settings.window_ttl_hours), forgotten=erasures)
         llm = await stack.enter_async_context(open_language_model(settings))
         planner = DeferredPlanner()
         memory = await stack.enter_async_context(
@@ -149,7 +151,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 clock=clock,
                 llm=llm if settings.llm_extraction else None,
                 planner=planner,
-                erasures=erasures,
+                erasures=TrailForgettingErasureLog(erasures, trail),  # a forgotten memory leaves the trail too
                 said_turns=window,
             )
         )
@@ -176,7 +178,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 disclosure=settings.disclosure_policy,
                 max_message_chars=settings.max_message_chars,
             ),
-            fence=ShortTermFence(erasures, [profiles, window]),
+            fence=ShortTermFence(erasures, [profiles, window, trail]),
+            trail=trail,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
@@ -185,12 +188,13 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             window=window,
             planner=planner,
             # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, claims, planner],
+            erasers=[erasures, memory, profiles, window, trail, claims, planner],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
             bot_name=persona.name,
             window_ttl_hours=settings.window_ttl_hours,
+            trail=trail,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.

@@ -50,6 +50,7 @@ def _parser() -> argparse.ArgumentParser:
         ("search", "recall the memories that match a text"),
         ("forget", "forget one memory by id, or everything with --all"),
         ("export", "print everything held about the person as JSON"),
+        ("why", "the memories the last reply to the person drew on, with their ids"),
     ):
         p = msub.add_parser(action, help=text)
         p.add_argument(

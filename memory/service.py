@@ -168,7 +168,9 @@ class LongTermMemoryService:
     async def export_memories(self, user_key: str) -> list[MemoryItem]:
         return [memory_item(r, full=True) for r in await self._all(user_key)]
 
-    async def remember_note(self, user_key: str, text: str, at: datetime, language: str) -> str:
+    async def remember_note(
+        self, user_key: str, text: str, at: datetime, language: str, timezone: str | None = None
+    ) -> str:
         """A /remember note: kept as an important fact, and read for dates and facts like any message.
 
         Extraction runs first, so the note is weighed against older memories (and can supersede them)
@@ -177,7 +179,8 @@ class LongTermMemoryService:
         source = MemorySource(platform, f"{platform}:note", ())
         note_id = str(uuid.uuid4())
         epoch = await self._epoch(user_key)
-        origin = Origin(user_key, at, self._default_timezone, language, source, DM_SCOPE, note_id, epoch)
+        zone = timezone or self._default_timezone  # "tomorrow" is the person's tomorrow
+        origin = Origin(user_key, at, zone, language, source, DM_SCOPE, note_id, epoch)
         stored = await self._writer.extract_and_store(text, origin)
         same = [r for r in stored if r.kind is MemoryKind.SEMANTIC and same_words(r.text, text)]
         attributes = {SAID: text.strip(), "note": "true"}
@@ -262,9 +265,7 @@ class LongTermMemoryService:
             user_key, 0, _DRAWN_TOGETHER, created_before=record.created_at + timedelta(milliseconds=1)
         )
         return [
-            r
-            for r in same_time
-            if r.kind is not MemoryKind.EPISODIC and r.attributes.get(EPISODE) == record.memory_id
+            r for r in same_time if r.kind is not MemoryKind.EPISODIC and r.attributes.get(EPISODE) == record.memory_id
         ]
 
     async def _all(

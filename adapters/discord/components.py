@@ -15,14 +15,16 @@ from typing import Any, Protocol, Self, cast
 import discord
 from discord import ui
 
-from adapters.discord.incoming import language_from_locale, user_of
+from adapters.discord.incoming import conversation_of, language_from_locale, user_of
 from bot.engine.commands import UserCommands
 from bot.engine.model import MemoryPage
+from bot.engine.ports import DrawnMemory
 from bot.engine.texts import say
 
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 5
+_MAX_BUTTONS = 25  # Discord's limit per message
 _MAX_OFFSET_DIGITS = 7
 _MEMORY_ID = r"[A-Za-z0-9_.-]{1,64}"
 
@@ -78,6 +80,39 @@ def memories_view(page: MemoryPage, language: str) -> ui.View | None:
         else:
             log.warning("memory id of unexpected shape, no forget button for it")
     return view
+
+
+async def show_why(
+    interaction: discord.Interaction[Any], service: UserCommands, *, in_place: bool, note: str = ""
+) -> None:
+    """/memories why for the presser, in the conversation it is used in: a new ephemeral message, or the
+    pressed message updated (only ever the asker's own memories, and only the asker sees them)."""
+    if not interaction.response.is_done():
+        if in_place:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    user, hint = user_of(interaction), language_from_locale(interaction.locale)
+    listing = await service.why(user, conversation_of(interaction), hint)
+    text = f"{note}\n\n{listing.text}" if note else listing.text
+    view = why_view(listing.memories, await service.language_of(user, hint))
+    if in_place:
+        await interaction.edit_original_response(content=text, view=view)
+    elif view is None:
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.followup.send(text, view=view, ephemeral=True)
+
+
+def why_view(memories: tuple[DrawnMemory, ...], language: str) -> ui.View | None:
+    """One "forget #n" per memory the last reply drew on; None when it drew on none."""
+    view = ui.View(timeout=None)
+    for number, memory in enumerate(memories[:_MAX_BUTTONS], start=1):
+        if re.fullmatch(_MEMORY_ID, memory.memory_id):
+            view.add_item(WhyForgetButton(memory.memory_id, say("button_forget_this", language, n=number)))
+        else:
+            log.warning("memory id of unexpected shape, no forget button for it")
+    return view if view.children else None
 
 
 def forget_all_view(language: str) -> ui.View:
@@ -141,6 +176,32 @@ class ForgetMemoryButton(
         await show_memories(interaction, service, self.offset, in_place=True, note=result.text)
 
 
+class WhyForgetButton(ui.DynamicItem[ui.Button[ui.View]], template=rf"souvenir:why:forget:(?P<memory_id>{_MEMORY_ID})"):
+    """Under /memories why: forgets that memory of the presser's (a memory of someone else's is not theirs to
+    forget: long-term memory only ever finds the presser's own), then shows the view again."""
+
+    def __init__(self, memory_id: str, label: str = "…") -> None:
+        button: ui.Button[ui.View] = ui.Button(
+            label=label, style=discord.ButtonStyle.danger, custom_id=f"souvenir:why:forget:{memory_id}"
+        )
+        super().__init__(button)
+        self.memory_id = memory_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(match["memory_id"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.defer()
+        service = _service(interaction)
+        result = await service.forget_memory(
+            user_of(interaction), self.memory_id, language_from_locale(interaction.locale)
+        )
+        await show_why(interaction, service, in_place=True, note=result.text)
+
+
 class ForgetAllButton(ui.DynamicItem[ui.Button[ui.View]], template=r"souvenir:forget-all:(?P<choice>confirm|cancel)"):
     def __init__(self, choice: str, label: str = "…") -> None:
         style = discord.ButtonStyle.danger if choice == "confirm" else discord.ButtonStyle.secondary
@@ -164,7 +225,12 @@ class ForgetAllButton(ui.DynamicItem[ui.Button[ui.View]], template=r"souvenir:fo
         await interaction.edit_original_response(content=text, view=None)
 
 
-COMPONENT_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (MemoriesPageButton, ForgetMemoryButton, ForgetAllButton)
+COMPONENT_ITEMS: tuple[type[ui.DynamicItem[Any]], ...] = (
+    MemoriesPageButton,
+    ForgetMemoryButton,
+    WhyForgetButton,
+    ForgetAllButton,
+)
 
 
 def is_our_button(custom_id: str) -> bool:

@@ -77,3 +77,10 @@ def _without_mention(content: str, bot_user_id: int) -> str:
 def user_of(interaction: discord.Interaction[Any]) -> UserRef:
     """The person who used a slash command or pressed a button."""
     return UserRef(PLATFORM, str(interaction.user.id), interaction.user.display_name)
+
+
+def conversation_of(interaction: discord.Interaction[Any]) -> str:
+    """The conversation a slash command was used in, named as `to_incoming` names its messages."""
+    if interaction.guild_id is None and interaction.context.dm_channel:  # the person's DM with the bot
+        return dm_conversation_id(user_of(interaction))
+    return group_conversation_id(PLATFORM, str(interaction.channel_id))

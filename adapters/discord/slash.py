@@ -15,12 +15,13 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from adapters.discord.components import PAGE_SIZE, forget_all_view, show_memories
+from adapters.discord.components import PAGE_SIZE, forget_all_view, show_memories, show_why
 from adapters.discord.incoming import language_from_locale, user_of
 from bot.engine.commands import CommandResult, UserCommands
 from bot.engine.model import UserRef
 from bot.engine.texts import say
 from bot.engine.timezones import suggest_timezones
+from bot.engine.why import asks_why
 from bot.errors import InvalidInput
 
 log = logging.getLogger(__name__)
@@ -57,11 +58,14 @@ async def _answer(
 def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommands) -> None:
     @tree.command(name="memories", description=_("What I remember about you"))
     @app_commands.rename(page=_("page"))
-    @app_commands.describe(page=_("A page number (1 is the newest)"))
+    @app_commands.describe(page=_("A page number (1 is the newest), or “why” for what my last reply drew on"))
     @_everywhere
     async def memories(interaction: discord.Interaction[Any], page: str = "") -> None:
         if not page.strip():
             await show_memories(interaction, service, 0, in_place=False)
+            return
+        if asks_why(page):
+            await show_why(interaction, service, in_place=False)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         user, hint = user_of(interaction), language_from_locale(interaction.locale)

@@ -37,7 +37,9 @@ FRENCH: dict[str, str] = {
     "A number from /memories, a memory id, or “all” to forget everything": (
         "Un numéro de /memories, un id de souvenir, ou « all » pour tout oublier"
     ),
-    "A page number (1 is the newest)": "Un numéro de page (1 : les plus récents)",
+    "A page number (1 is the newest), or “why” for what my last reply drew on": (
+        "Un numéro de page (1 : les plus récents), ou « why » : sur quoi s'appuyait ma dernière réponse"
+    ),
     "English, French, or the language you write in": "Anglais, français, ou la langue dans laquelle tu écris",
     "What I should remember": "Ce que je dois retenir",
     "Your birthday, e.g. March 14": "Ton anniversaire, ex. 14 mars",

@@ -18,6 +18,8 @@ MAX_PAGE_SIZE = 20
 _SHOW = re.compile(r"m:p:(\d{1,6})")
 _FORGET = re.compile(r"m:f:(\d{1,6}):(\d{1,2}):([0-9a-f]{8})")
 _FORGET_ALL = re.compile(r"fa:(yes|no)")
+_WHY_FORGET = re.compile(r"w:f:(\d{1,2}):([0-9a-f]{8})")
+MAX_WHY_ITEMS = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +39,15 @@ class ForgetAll:
     confirmed: bool
 
 
-CallbackAction = ShowPage | ForgetItem | ForgetAll
+@dataclass(frozen=True, slots=True)
+class WhyForget:
+    """ "Forget #n" under /memories why: the n-th memory the last reply drew on, if it is still that one."""
+
+    number: int
+    fingerprint: str
+
+
+CallbackAction = ShowPage | ForgetItem | ForgetAll | WhyForget
 
 
 def fingerprint(memory_id: str) -> str:
@@ -56,6 +66,10 @@ def forget_all_data(confirmed: bool) -> str:
     return "fa:yes" if confirmed else "fa:no"
 
 
+def why_forget_data(number: int, memory_id: str) -> str:
+    return f"w:f:{number}:{fingerprint(memory_id)}"
+
+
 def parse_callback(data: str | None) -> CallbackAction | None:
     """The action a button asks for, or None when the payload is not one of ours or out of bounds."""
     if not data or len(data) > 64:
@@ -69,6 +83,9 @@ def parse_callback(data: str | None) -> CallbackAction | None:
         return ForgetItem(int(match[1]), number, match[3])
     if match := _FORGET_ALL.fullmatch(data):
         return ForgetAll(match[1] == "yes")
+    if match := _WHY_FORGET.fullmatch(data):
+        number = int(match[1])
+        return WhyForget(number, match[2]) if 1 <= number <= MAX_WHY_ITEMS else None
     return None
 
 

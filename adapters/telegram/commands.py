@@ -14,15 +14,16 @@ from telegram.constants import ChatType
 from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
-from adapters.telegram.callbacks import ForgetAll, ForgetItem, fingerprint, parse_callback
+from adapters.telegram.callbacks import ForgetAll, ForgetItem, WhyForget, fingerprint, parse_callback
 from adapters.telegram.conversation import thread_of
-from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard
+from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard, why_keyboard
 from adapters.telegram.normalise import language_hint, user_ref
 from adapters.telegram.sending import TelegramSender
 from adapters.telegram.split import split_message
 from bot.engine.commands import CommandResult, UserCommands
-from bot.engine.model import MemoryPage, UserRef
+from bot.engine.model import MemoryPage, UserRef, dm_conversation_id
 from bot.engine.texts import say
+from bot.engine.why import asks_why
 
 log = logging.getLogger(__name__)
 
@@ -88,12 +89,21 @@ class CommandHandlers:
     async def memories(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):
             message, user, hint = asked
+            if asks_why(_argument(message)):
+                await self._why(message, user, hint)
+                return
             listing = await self._commands.memories_listing(user, _argument(message), self._page_size, hint)
             keyboard = None
             if listing.page is not None:
                 language = await self._commands.language_of(user, hint)
                 keyboard = memories_keyboard(listing.page, self._page_size, language)
             await self._answer(message, listing.text, keyboard)
+
+    async def _why(self, message: Message, user: UserRef, hint: str | None) -> None:
+        """/memories why, in the person's private chat (personal commands are not answered in groups)."""
+        why = await self._commands.why(user, dm_conversation_id(user), hint)
+        language = await self._commands.language_of(user, hint)
+        await self._answer(message, why.text, why_keyboard(why.memories, language))
 
     async def forget(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):
@@ -141,6 +151,9 @@ class CommandHandlers:
         if isinstance(action, ForgetAll):
             await self._forget_all_pressed(query, user, hint, confirmed=action.confirmed)
             return
+        if isinstance(action, WhyForget):
+            await self._why_forget_pressed(query, user, action, hint)
+            return
         if isinstance(action, ForgetItem):
             notice = await self._forget_item_pressed(user, action, hint)
         await query.answer(notice)  # first: it stops the button's spinner and shows the notice
@@ -157,6 +170,20 @@ class CommandHandlers:
             return None  # the list changed since the page was shown: just show it afresh
         result = await self._commands.forget_memory(user, item.memory_id, hint)
         return result.text
+
+    async def _why_forget_pressed(
+        self, query: CallbackQuery, user: UserRef, action: WhyForget, hint: str | None
+    ) -> None:
+        """Forget the n-th memory of the presser's own last reply, if it is still the one shown; then show
+        the view afresh (without it)."""
+        conversation = dm_conversation_id(user)
+        shown = (await self._commands.why(user, conversation, hint, shown=False)).memories
+        notice: str | None = None
+        if action.number <= len(shown) and fingerprint(shown[action.number - 1].memory_id) == action.fingerprint:
+            notice = (await self._commands.forget_memory(user, shown[action.number - 1].memory_id, hint)).text
+        await query.answer(notice)
+        why = await self._commands.why(user, conversation, hint)
+        await _edit(query, why.text, why_keyboard(why.memories, await self._commands.language_of(user, hint)))
 
     async def _forget_all_pressed(
         self, query: CallbackQuery, user: UserRef, hint: str | None, *, confirmed: bool

@@ -1,11 +1,18 @@
-"""Inline keyboards for /memories and /forget all (pure: labels come from `bot.engine.texts`)."""
+"""Inline keyboards for /memories, /memories why and /forget all (pure: labels come from `bot.engine.texts`)."""
 
 from __future__ import annotations
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from adapters.telegram.callbacks import forget_all_data, forget_item_data, show_page_data
+from adapters.telegram.callbacks import (
+    MAX_WHY_ITEMS,
+    forget_all_data,
+    forget_item_data,
+    show_page_data,
+    why_forget_data,
+)
 from bot.engine.model import MemoryPage
+from bot.engine.ports import DrawnMemory
 from bot.engine.texts import say
 
 _FORGET_BUTTONS_PER_ROW = 3
@@ -37,6 +44,16 @@ def memories_keyboard(page: MemoryPage, page_size: int, language: str) -> Inline
         )
     if navigation:
         rows.append(navigation)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def why_keyboard(memories: tuple[DrawnMemory, ...], language: str) -> InlineKeyboardMarkup | None:
+    """ "Forget #n" for each memory the last reply drew on."""
+    forget = [
+        InlineKeyboardButton(say("button_forget_this", language, n=n), callback_data=why_forget_data(n, m.memory_id))
+        for n, m in enumerate(memories[:MAX_WHY_ITEMS], start=1)
+    ]
+    rows = [forget[i : i + _FORGET_BUTTONS_PER_ROW] for i in range(0, len(forget), _FORGET_BUTTONS_PER_ROW)]
     return InlineKeyboardMarkup(rows) if rows else None
 
 

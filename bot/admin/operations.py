@@ -20,7 +20,7 @@ from bot.errors import InvalidInput
 
 log = logging.getLogger(__name__)
 
-Action = Literal["list", "search", "forget", "export", "users"]
+Action = Literal["list", "search", "forget", "export", "users", "why"]
 
 
 class AdminRequest(BaseModel):
@@ -77,6 +77,8 @@ class MemoryAdmin:
             return await self._list(user, request.limit)
         if request.action == "search":
             return await self._search(user, request.query)
+        if request.action == "why":
+            return await self._why(user)
         if request.action == "forget":
             if request.all:
                 result = await self._commands.forget_everything(user)
@@ -101,6 +103,13 @@ class MemoryAdmin:
         lines = [f"{m.memory_id}  {m.created_at:%Y-%m-%d}  {m.kind:<9}  {m.text}" for m in page.items]
         lines.append(f"({len(page.items)} of {page.total})")
         return Answer(0, out="\n".join(lines) + "\n")
+
+    async def _why(self, user: UserRef) -> Answer:
+        """What the last reply to the person (in any conversation) drew on: id, kind, text; never when told."""
+        why = await self._commands.why(user, shown=False)  # the operator looking changes no "/forget <n>"
+        if not why.memories:
+            return Answer(0, out=why.text + "\n")
+        return Answer(0, out="".join(f"{m.memory_id}  {m.kind:<9}  {m.text}\n" for m in why.memories))
 
     async def _search(self, user: UserRef, text: str) -> Answer:
         query = RecallQuery(user.key, text, self._clock.now(), scopes=("dm",), limit=self._recall_limit)

@@ -19,9 +19,19 @@ from zoneinfo import ZoneInfo
 from bot.engine.dates import parse_birthday
 from bot.engine.language import normalise_language
 from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
-from bot.engine.ports import Clock, ConversationWindow, MemoryBrowser, OccasionPlanner, ProfileStore, UserDataEraser
+from bot.engine.noop import NoReplyTrail
+from bot.engine.ports import (
+    Clock,
+    ConversationWindow,
+    MemoryBrowser,
+    OccasionPlanner,
+    ProfileStore,
+    ReplyTrail,
+    UserDataEraser,
+)
 from bot.engine.texts import say
 from bot.engine.timezones import resolve_timezone
+from bot.engine.why import WhyListing, trail_json, why_listing
 from bot.errors import InvalidInput
 
 log = logging.getLogger(__name__)
@@ -74,6 +84,7 @@ class UserCommands:
         default_language: str,
         bot_name: str,
         window_ttl_hours: float = 72.0,
+        trail: ReplyTrail | None = None,
     ) -> None:
         self._profiles = profiles
         self._window_hours = f"{window_ttl_hours:g}"  # /privacy says when recent messages expire
@@ -85,6 +96,7 @@ class UserCommands:
         self._default_timezone = default_timezone
         self._default_language = default_language
         self._bot_name = bot_name
+        self._trail = trail or NoReplyTrail()
         # user key -> (memory id, text) of each item on the last page they were shown, numbered from 1.
         self._shown: OrderedDict[str, tuple[tuple[str, str], ...]] = OrderedDict()
 
@@ -107,7 +119,8 @@ class UserCommands:
         lang = await self.language_of(user, hint)
         if not text.strip():
             return CommandResult(say("usage_remember", lang), ok=False)
-        await self._memories.remember_note(user.key, text.strip(), self._clock.now(), lang)
+        zone = (await self._profiles.load_profile(user.key)).timezone or self._default_timezone
+        await self._memories.remember_note(user.key, text.strip(), self._clock.now(), lang, zone)
         return CommandResult(say("remembered", lang))
 
     async def set_birthday(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
@@ -211,8 +224,21 @@ class UserCommands:
             lines.append(f"{n}. {item.text}{mark}")
         return "\n".join(lines)
 
-    def _remember_shown(self, user: UserRef, page: MemoryPage) -> None:
-        self._shown[user.key] = tuple((item.memory_id, item.text) for item in page.items)
+    async def why(
+        self, user: UserRef, conversation_id: str | None = None, hint: str | None = None, *, shown: bool = True
+    ) -> WhyListing:
+        """/memories why: the memories the last reply to the person drew on, in that conversation (None: in
+        any). Once `shown` to the person, "/forget <n>" means the n-th of them."""
+        lang = await self.language_of(user, hint)
+        replies = await self._trail.recent_replies(user.key, conversation_id)
+        listing = why_listing(replies[0] if replies else None, lang)
+        if shown:
+            self._remember_shown(user, [(m.memory_id, m.text) for m in listing.memories])
+        return listing
+
+    def _remember_shown(self, user: UserRef, page: MemoryPage | Sequence[tuple[str, str]]) -> None:
+        shown = [(item.memory_id, item.text) for item in page.items] if isinstance(page, MemoryPage) else page
+        self._shown[user.key] = tuple(shown)
         self._shown.move_to_end(user.key)
         while len(self._shown) > _SHOWN_PAGES_KEPT:
             self._shown.popitem(last=False)
@@ -285,6 +311,7 @@ class UserCommands:
                 for m in memories
             ],
             "recent_private_messages": [{"role": t.role, "text": t.text, "at": t.at.isoformat()} for t in turns],
+            "memories_last_replies_drew_on": trail_json(await self._trail.recent_replies(user.key)),
         }
         return json.dumps(document, ensure_ascii=False, indent=2, default=str).encode()
 

@@ -28,19 +28,22 @@ from bot.engine.model import (
     Reply,
     UserProfile,
 )
-from bot.engine.noop import NoErasureFence
+from bot.engine.noop import NoErasureFence, NoReplyTrail
 from bot.engine.persona import Persona
 from bot.engine.ports import (
     Clock,
     CompletionRequest,
     ConversationWindow,
     DatedEvents,
+    DrawnMemory,
     ErasureFence,
     LanguageModel,
     LongTermMemory,
     MessageClaims,
     OccasionPlanner,
     ProfileStore,
+    ReplyTrail,
+    TrailReply,
 )
 from bot.engine.prompt import PromptContext, build_system_prompt
 from bot.engine.texts import say
@@ -82,6 +85,7 @@ class Engine:
         clock: Clock,
         options: EngineOptions,
         fence: ErasureFence | None = None,
+        trail: ReplyTrail | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -94,6 +98,7 @@ class Engine:
         self._clock = clock
         self._options = options
         self._fence = fence or NoErasureFence()
+        self._trail = trail or NoReplyTrail()
         self._locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
 
@@ -181,6 +186,7 @@ class Engine:
             ),
             _SEEN_FIELDS,
         )
+        await self._note_trail(message, [] if fallback else memories, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):
             log.info("a reply was not kept: the person erased their data while it was written")
             return reply
@@ -207,6 +213,14 @@ class Engine:
             # A memory outage degrades the reply; it must not stop it.
             log.exception("recall failed; answering without long-term memories")
             return []
+
+    async def _note_trail(self, message: IncomingMessage, memories: list[RecalledMemory], now: datetime) -> None:
+        """What this reply drew on, for "/memories why"; a trail that cannot be written never stops the reply."""
+        drawn = tuple(DrawnMemory(m.memory_id, m.kind, m.text) for m in memories)
+        try:
+            await self._trail.note_reply(TrailReply(message.conversation_id, message.user.key, now, drawn))
+        except Exception:
+            log.exception("could not note which memories a reply drew on")
 
     async def _occasions(self, message: IncomingMessage, profile: UserProfile, local_now: datetime) -> list[Occasion]:
         """Birthdays and dated events today or just ahead, whatever recall found. Not in a group unless the

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.engine.model import DatedEvent, Exchange, RecalledMemory, RecallQuery
+from bot.engine.ports import TrailReply
 
 
 class NoLongTermMemory:
@@ -43,3 +44,13 @@ class NoErasureFence:
 
     async def settle(self, user_key: str, since: int) -> bool:
         return True
+
+
+class NoReplyTrail:
+    """Where no one asks what a reply drew on (tests of the engine alone, benches)."""
+
+    async def note_reply(self, reply: TrailReply) -> None:
+        return None
+
+    async def recent_replies(self, user_key: str, conversation_id: str | None = None) -> list[TrailReply]:
+        return []

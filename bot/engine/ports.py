@@ -80,7 +80,38 @@ class MemoryBrowser(Protocol):
 
     async def export_memories(self, user_key: str) -> list[MemoryItem]: ...
 
-    async def remember_note(self, user_key: str, text: str, at: datetime, language: str) -> str: ...
+    async def remember_note(self, user_key: str, text: str, at: datetime, language: str, timezone: str) -> str:
+        """Keep a /remember note; relative dates in it ("tomorrow") are read in the person's `timezone`."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class DrawnMemory:
+    """A memory one reply drew on, as "why did you say that?" shows it: no date of when it was told."""
+
+    memory_id: str
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrailReply:
+    """The memories of one person that one reply to them put in the prompt."""
+
+    conversation_id: str
+    user_key: str
+    at: datetime
+    memories: tuple[DrawnMemory, ...]
+
+
+class ReplyTrail(Protocol):
+    """Which memories the last few replies drew on, per conversation and person ("why did you say that?")."""
+
+    async def note_reply(self, reply: TrailReply) -> None: ...
+
+    async def recent_replies(self, user_key: str, conversation_id: str | None = None) -> list[TrailReply]:
+        """Newest first: the person's replies in that conversation, or in every conversation (None)."""
+        ...
 
 
 class UserDataEraser(Protocol):

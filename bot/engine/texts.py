@@ -40,6 +40,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "Just talk to me. Commands:\n"
             "/memories [page] — what I remember about you\n"
+            "/memories why — the memories my last reply drew on\n"
             "/remember <text> — ask me to remember something\n"
             "/forget <number>|all — forget one memory (its number in /memories), or everything\n"
             "/birthday <date> — tell me your birthday\n"
@@ -53,6 +54,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "fr": (
             "Parle-moi simplement. Commandes :\n"
             "/memories [page] — ce dont je me souviens sur toi\n"
+            "/memories why — les souvenirs sur lesquels s'appuyait ma dernière réponse\n"
             "/remember <texte> — me demander de retenir quelque chose\n"
             "/forget <numéro>|all — oublier un souvenir (son numéro dans /memories), ou tout\n"
             "/birthday <date> — me dire ton anniversaire\n"
@@ -68,8 +70,9 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "What I keep: nothing outside the server of whoever runs this bot.\n"
             "• in its Redis database: your settings (name, language, time zone, birthday, check-ins, group "
-            "sharing), our recent messages in each chat (they expire after {window_hours} hours of silence) and the "
-            "schedule of my unprompted messages;\n"
+            "sharing), our recent messages in each chat (they expire after {window_hours} hours of silence), "
+            "which of your memories my last replies drew on (/memories why; kept as long) and the schedule of my "
+            "unprompted messages;\n"
             "• in its Qdrant memory index: memories drawn from what you tell me (your messages, facts, dates, "
             "moods).\n"
             "The language model it is configured with sees the messages and memories needed to answer. "
@@ -88,7 +91,8 @@ _TEXTS: dict[str, dict[str, str]] = {
             "Ce que je garde : rien en dehors du serveur de la personne qui héberge ce bot.\n"
             "• dans sa base Redis : tes réglages (nom, langue, fuseau, anniversaire, nouvelles, partage dans "
             "les groupes), nos messages récents de chaque conversation (ils expirent après {window_hours} heures de "
-            "silence) et le calendrier de mes messages spontanés ;\n"
+            "silence), les souvenirs sur lesquels s'appuyaient mes dernières réponses (/memories why ; gardés "
+            "aussi longtemps) et le calendrier de mes messages spontanés ;\n"
             "• dans son index de souvenirs Qdrant : les souvenirs tirés de ce que tu me racontes (tes messages, "
             "faits, dates, humeurs).\n"
             "Le modèle de langage configuré voit les messages et souvenirs nécessaires pour répondre. Les "
@@ -228,6 +232,27 @@ _TEXTS: dict[str, dict[str, str]] = {
     "button_forget_this": {"en": "Forget #{n}", "fr": "Oublier n°{n}"},
     "button_confirm_forget_all": {"en": "Yes, forget everything", "fr": "Oui, tout oublier"},
     "button_cancel": {"en": "Cancel", "fr": "Annuler"},
+    "why_header": {
+        "en": "My last reply drew on these memories of you:",
+        "fr": "Ma dernière réponse s'appuyait sur ces souvenirs de toi :",
+    },
+    "why_footer": {
+        "en": "Something wrong or private? /forget <number> forgets it.",
+        "fr": "Quelque chose de faux ou de privé ? /forget <numéro> l'oublie.",
+    },
+    "why_nothing": {
+        "en": "My last reply didn't draw on anything I remember about you.",
+        "fr": "Ma dernière réponse ne s'appuyait sur aucun de mes souvenirs de toi.",
+    },
+    "why_no_reply": {
+        "en": "I haven't replied to you here lately. After my next reply, /memories why shows what it drew on.",
+        "fr": "Je ne t'ai pas répondu ici récemment. Après ma prochaine réponse, /memories why montre sur quoi "
+        "elle s'appuyait.",
+    },
+    "why_kind_semantic": {"en": "fact", "fr": "fait"},
+    "why_kind_episodic": {"en": "something you said", "fr": "ce que tu m'as dit"},
+    "why_kind_emotional": {"en": "feeling", "fr": "ressenti"},
+    "why_kind_temporal": {"en": "date", "fr": "date"},
 }
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.fakes.chat_process import running_chat
 from tests.fakes.fake_openai import FakeOpenAI
-from tests.fakes.souvenir_process import ROOT
+from tests.fakes.souvenir_process import ROOT, run_souvenir
 from tests.fakes.souvenir_process import run_chat as _chat
 from tests.fakes.souvenir_process import souvenir_env as _env
 
@@ -148,3 +150,34 @@ async def test_chat_is_quiet_by_default_and_a_model_without_json_warns_once(redi
     assert out.count("Sure! Here you go.") == 3
     assert "HTTP Request" not in err and " INFO " not in err  # no third-party or info chatter in the chat
     assert err.count("memory extraction") == 1, err  # three messages, one warning
+
+
+async def test_memories_why_in_the_chat_and_from_the_cli_and_forgetting_takes_it_out(
+    fake_llm: FakeOpenAI, data_dir: Path
+) -> None:
+    env = _env(data_dir, fake_llm.base_url, None)
+    async with running_chat(env, "--user", "lea") as chat:
+        before = await chat.say("/memories why", expect="lately")
+        assert "I haven't replied to you here lately." in before
+        await chat.say("/remember my cat is called Miso", expect="I'll remember that")
+        await chat.say("what is my cat's name?", expect="echo: what is my cat's name?")
+
+        why = await chat.say("/memories why", expect=" id ")  # the ids come last
+        assert "My last reply drew on these memories of you:" in why
+        [line] = [line for line in why.splitlines() if "my cat is called Miso" in line]
+        number = line.split(".")[0].strip()
+        assert line.endswith(") my cat is called Miso") and re.search(rf"#{number} id \S+", why)
+
+        # The operator's CLI asks the running chat: ids, kinds and texts, never when they were told.
+        code, out, err = await run_souvenir(env, "memories", "why", "--user", "terminal:lea")
+        assert code == 0, err
+        [cli_line] = [line for line in out.splitlines() if "my cat is called Miso" in line]
+        miso = cli_line.split()[0]
+        assert re.search(rf"#{number} id {miso}", why) and "2026" not in out
+
+        forgotten = await chat.say(f"/forget {number}", expect="Forgotten")
+        assert "my cat is called Miso" in forgotten
+        again = await chat.say("/memories why", expect="My last reply")
+        assert "Miso" not in again and "didn't draw on anything I remember about you" in again
+        exported = await chat.say("/export", expect="memories_last_replies_drew_on")
+        assert '"memories_last_replies_drew_on"' in exported

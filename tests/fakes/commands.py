@@ -11,6 +11,8 @@ from bot.engine.commands import UserCommands
 from bot.engine.noop import NoPlanner
 from bot.engine.ports import Clock, MemoryBrowser, OccasionPlanner, UserDataEraser
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
+from memory.reply_trail import RedisReplyTrail
+from tests.fakes.memory_browser import InMemoryMemoryBrowser
 
 
 class ErasableMemories(MemoryBrowser, UserDataEraser, Protocol):
@@ -27,7 +29,10 @@ def redis_backed_commands(
 ) -> tuple[UserCommands, RedisProfiles, RedisConversationWindow]:
     profiles = RedisProfiles(redis)
     window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=2))
-    erasers: list[UserDataEraser] = [memories, profiles, window]
+    trail = RedisReplyTrail(redis, ttl=timedelta(hours=2))  # `RedisReplyTrail(redis, …)` in a test sees it
+    if isinstance(memories, InMemoryMemoryBrowser):
+        memories.on_forgot = trail.forget_memories
+    erasers: list[UserDataEraser] = [memories, profiles, window, trail]
     if schedule_eraser is not None:
         erasers.append(schedule_eraser)
     commands = UserCommands(
@@ -41,5 +46,6 @@ def redis_backed_commands(
         default_language="en",
         bot_name="Souvenir",
         window_ttl_hours=2,
+        trail=trail,
     )
     return commands, profiles, window

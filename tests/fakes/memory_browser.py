@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 
 from bot.engine.model import Exchange, MemoryItem, MemoryPage, RecalledMemory, RecallQuery
@@ -12,6 +12,9 @@ from bot.engine.model import Exchange, MemoryItem, MemoryPage, RecalledMemory, R
 class InMemoryMemoryBrowser:
     def __init__(self) -> None:
         self.items: dict[str, list[MemoryItem]] = {}
+        self.note_zones: list[str] = []  # the time zone each /remember note was read in
+        # Told of each memory forgotten one by one, as long-term memory tells the reply trail.
+        self.on_forgot: Callable[[str, list[str]], Awaitable[None]] | None = None
 
     def add(self, user_key: str, text: str, at: datetime, kind: str = "semantic") -> str:
         memory_id = str(uuid.uuid4())
@@ -26,12 +29,15 @@ class InMemoryMemoryBrowser:
         held = self.items.get(user_key, [])
         kept = [m for m in held if m.memory_id != memory_id]
         self.items[user_key] = kept
+        if self.on_forgot is not None and len(kept) != len(held):
+            await self.on_forgot(user_key, [memory_id])
         return len(kept) != len(held)
 
     async def export_memories(self, user_key: str) -> list[MemoryItem]:
         return list(self.items.get(user_key, []))
 
-    async def remember_note(self, user_key: str, text: str, at: datetime, language: str) -> str:
+    async def remember_note(self, user_key: str, text: str, at: datetime, language: str, timezone: str) -> str:
+        self.note_zones.append(timezone)
         return self.add(user_key, text, at)
 
     async def forget_user(self, user_key: str) -> None:

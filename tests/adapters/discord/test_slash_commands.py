@@ -6,7 +6,11 @@ import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import redis.asyncio as aioredis
+
 from bot.engine.model import UserRef
+from bot.engine.ports import DrawnMemory, TrailReply
+from memory.reply_trail import RedisReplyTrail
 from tests.adapters.discord.conftest import Bot
 from tests.fakes import fake_discord_payloads as p
 from tests.fakes.fake_discord_rest import Sent
@@ -214,3 +218,41 @@ async def test_commands_work_in_a_guild_channel_and_never_ping(bot: Bot) -> None
 
     assert answer[-1].ephemeral and "1. @everyone loves my cake" in answer[-1].content
     assert answer[-1].body["allowed_mentions"] == {"parse": []}
+
+
+async def test_memories_why_shows_the_askers_own_trail_where_asked_with_buttons_that_forget(
+    bot: Bot, redis: aioredis.Redis
+) -> None:
+    alice, bob = p.user("Alice"), p.user("Bob")
+    older, newer = add_memories(bot, alice, 2)  # "memory 0", "memory 1"
+    trail = RedisReplyTrail(redis, ttl=timedelta(hours=2))  # what the engine noted with its last replies
+    at = datetime(2026, 3, 2, tzinfo=UTC)
+    drawn = (DrawnMemory(older, "semantic", "memory 0"), DrawnMemory(newer, "temporal", "memory 1"))
+    await trail.note_reply(TrailReply(f"discord:dm:{alice['id']}", f"discord:{alice['id']}", at, drawn))
+    channel = f"discord:chat:{bot.channel_id}"
+    await trail.note_reply(TrailReply(channel, f"discord:{alice['id']}", at, drawn[1:]))
+
+    in_dm = await run(bot, alice, "memories", page="why")
+    assert in_dm.ephemeral
+    assert in_dm.content.splitlines()[:3] == [
+        "My last reply drew on these memories of you:", "1. (fact) memory 0", "2. (date) memory 1",
+    ]  # fmt: skip
+    assert in_dm.labels() == ["Forget #1", "Forget #2"]
+
+    in_guild = []
+    for who in (alice, bob):
+        token = await bot.fake.slash(who, "memories", {"page": "why"}, guild_channel=(bot.guild_id, bot.channel_id))
+        answer = await bot.fake.wait_for(lambda t=token: [s for s in bot.fake.for_interaction(t) if s.content])
+        in_guild.append(answer[-1])
+    assert in_guild[0].ephemeral and in_guild[0].content.splitlines()[1] == "1. (date) memory 1"
+    assert in_guild[1].ephemeral and "memory" not in in_guild[1].content  # Bob never sees Alice's
+    assert in_guild[1].content.startswith("I haven't replied to you here lately.")
+
+    after = await press(bot, alice, in_dm, "Forget #2")
+    assert after.content.startswith("Forgotten.") and "memory 1" not in after.content
+    assert after.labels() == ["Forget #1"]
+    assert [m.text for m in bot.memories.items[f"discord:{alice['id']}"]] == ["memory 0"]
+
+    pressed_by_bob = await press(bot, bob, after, "Forget #1")  # a button on Alice's view, pressed by Bob
+    assert pressed_by_bob.content.startswith("I have no memory with that id.")
+    assert [m.text for m in bot.memories.items[f"discord:{alice['id']}"]] == ["memory 0"]

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from typing import Any
 
+import redis.asyncio as aioredis
+
 from adapters.telegram.callbacks import fingerprint
+from bot.engine.ports import DrawnMemory, TrailReply
+from memory.reply_trail import RedisReplyTrail
 from tests.adapters.telegram.conftest import Souvenir
 
 
@@ -237,3 +242,38 @@ async def test_personal_commands_do_nothing_in_groups(souvenir: Souvenir) -> Non
     replies = await souvenir.reply_in(-700, 2)
     assert all("private thing" not in m.get("text", "") for m in replies)
     assert telegram.calls_of("sendDocument") == []
+
+
+async def test_memories_why_shows_what_the_last_reply_drew_on_with_buttons_that_forget(
+    souvenir: Souvenir, redis_client: aioredis.Redis
+) -> None:
+    telegram = souvenir.telegram
+    miso, piano = souvenir.add_memories(30, "Léa has a cat named Miso", "Miso sleeps on the piano")
+    drawn = (DrawnMemory(miso, "semantic", "Léa has a cat named Miso"),
+             DrawnMemory(piano, "episodic", "Miso sleeps on the piano"))  # fmt: skip
+    trail = RedisReplyTrail(redis_client, ttl=timedelta(hours=2))  # what the engine noted with its last reply
+    await trail.note_reply(TrailReply("telegram:dm:30", "telegram:30", souvenir.clock.now(), drawn))
+
+    await telegram.push_command(30, "memories", "why")
+    [why] = await souvenir.reply_in(30)
+    assert why["text"].splitlines()[:3] == [
+        "My last reply drew on these memories of you:",
+        "1. (fact) Léa has a cat named Miso",
+        "2. (something you said) Miso sleeps on the piano",
+    ]
+    assert set(buttons(why)) == {"Forget #1", "Forget #2"}
+
+    await telegram.push_callback(30, buttons(why)["Forget #2"], why)
+    await telegram.wait_for(lambda: "piano" not in telegram.sent(30)[0]["text"])
+    assert souvenir.memory_texts(30) == ["Léa has a cat named Miso"]
+    assert telegram.sent(30)[0]["text"].splitlines()[1] == "1. (fact) Léa has a cat named Miso"
+    assert set(buttons(telegram.sent(30)[0])) == {"Forget #1"}
+    assert "Forgotten." in [c.params.get("text") for c in telegram.calls_of("answerCallbackQuery")]
+
+    # Someone else pressing a forged button for Léa's memory, on their own /memories why, touches nothing of hers.
+    await telegram.push_command(31, "memories", "pourquoi")
+    [own] = await souvenir.reply_in(31)
+    assert own["text"].startswith("I haven't replied to you here lately.") and buttons(own) == {}
+    await telegram.push_callback(31, f"w:f:1:{fingerprint(miso)}", own)
+    await telegram.wait_for(lambda: len(telegram.calls_of("answerCallbackQuery")) == 2)
+    assert souvenir.memory_texts(30) == ["Léa has a cat named Miso"]
