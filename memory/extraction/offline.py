@@ -47,11 +47,21 @@ _NOT_ANYMORE = re.compile(
 _ABOUT = re.compile(
     r"\b(?:i'm (?:a |an )?(?:vegetarian|vegan|pescatarian)|i am (?:a |an )?(?:vegetarian|vegan)|"
     r"i(?:'m| am) (?:a|an) [a-z]+(?:ist|er|or|ian|ant|ent|nurse|doctor|chef|student|teacher)\b|"
-    r"i work (?:as|at|in|for)|i live in|i'm from|i am from|i study|i have (?:a|an|two|three) |i've got (?:a|an) |"
+    r"i work (?:as|at|in|for)|i'm from|i am from|i study|i have (?:a|an|two|three) |i've got (?:a|an) |"
     r"je suis (?:végétarien|végétalien|vegan|végane|infirmi|médecin|prof|étudiant|développeu|ingénieu|"
-    r"avocat|artiste|retraité)|je travaille|j'habite|je vis à|je viens d|j'étudie|j'ai (?:un|une|deux|trois) )",
+    r"avocat|artiste|retraité)|je travaille|je viens d|j'étudie|j'ai (?:un|une|deux|trois) )",
     re.I,
 )
+# Where the person lives: one place at a time, so a new one replaces the old ("I moved to Lyon").
+_HOME = re.compile(
+    r"\b(?:i (?:now |still )?live in|i'm living in|i am living in|i(?:'ve| have)? (?:just |recently )?moved to|"
+    r"we(?:'ve| have)? (?:just |recently )?moved to|j'habite (?:maintenant |désormais )?(?:à|a|en|au|aux)|"
+    r"je vis (?:maintenant |désormais )?(?:à|a|en|au|aux)|j'ai (?:déménagé|emménagé) (?:à|a|en|au|aux|sur)|"
+    r"on a déménagé (?:à|a|en|au|aux)|je me suis installée? (?:à|a|en|au|aux)|je viens d'emménager (?:à|a|en|au))"
+    r"\s+(?P<place>[^,;.!?]+)",
+    re.I,
+)
+_MOVED = re.compile(r"\b(?:moved|déménagé|emménagé|installée?|emménager)\b", re.I)
 _MOOD = re.compile(
     r"\b(?:i(?:'m| am)|i feel|i've been feeling|i'm feeling|je suis|je me sens)\s+(?:so |really |very |a bit |"
     r"kind of |tellement |très |trop |un peu |vraiment )?(?P<mood>sad|lonely|alone|depressed|anxious|stressed|"
@@ -102,6 +112,10 @@ def _facts(sentence: str) -> list[Candidate]:
         found.append(Candidate(MemoryKind.SEMANTIC, text, "dislikes", None, 0.6, topic=topic, change=change))
     elif (match := _LIKE.search(sentence)) and (topic := _topic(match["topic"])):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "likes", None, 0.6, topic=topic, change=change))
+    if match := _HOME.search(sentence):
+        place = _TOPIC_END.sub("", match["place"]).strip(" .!?\"'")
+        moved = change or _MOVED.search(match.group(0)) is not None
+        found.append(Candidate(MemoryKind.SEMANTIC, text, "home", None, 0.8, topic=place or None, change=moved))
     if _ABOUT.search(sentence):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "about", None, 0.7, change=change))
     return found
