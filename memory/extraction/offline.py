@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from bot.engine.stated_name import NAME_STATEMENT
 from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import extract_dated
 from memory.extraction.lexicon import CHANGE, PETS, RELATIONS, SENSITIVE
@@ -18,11 +19,6 @@ from memory.records import MemoryKind
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _MAX_FACT_WORDS = 30
 
-_NAME = re.compile(
-    r"\b(?:my name is|my name's|i'm called|i am called|call me|je m'appelle|mon (?:pré)?nom (?:est|c'est)|"
-    r"appelle-moi)\s+(?P<name>[A-ZÀ-Ý][\w-]+)",
-    re.I,
-)
 _NAMED = re.compile(
     rf"\b(?:my|mon|ma)\s+(?P<who>{RELATIONS}|{PETS})(?:'s name is| is called| is named| named| called|"
     r" s'appelle| qui s'appelle| nommée?|,)?\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
@@ -101,7 +97,7 @@ def _facts(sentence: str) -> list[Candidate]:
     text = _fact_text(sentence)
     change = CHANGE.search(sentence) is not None
     found: list[Candidate] = []
-    if match := _NAME.search(sentence):
+    if match := NAME_STATEMENT.search(sentence):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "name", None, 0.9, topic=match["name"], change=True))
     for match in _NAMED.finditer(sentence):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "relationship", match["who"].lower(), 0.8,
