@@ -172,14 +172,14 @@ def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMem
             continue  # read from a message already shown: its words are already there
         if item.record.kind is MemoryKind.TEMPORAL and _dates_its_message(out, shown_messages, item.record):
             continue  # the message is shown, now with the date it gives: not a second line for one thing
-        if item.record.kind is MemoryKind.EPISODIC and sources:
-            shown_messages[frozenset(sources)] = len(out)
         kept_sources |= sources
         words = text.split()
         if len(words) > words_left:
             if out:
                 continue  # a shorter memory further down may still fit
             text = " ".join(words[:words_left]) + " …"
+        if item.record.kind is MemoryKind.EPISODIC and sources:
+            shown_messages[frozenset(sources)] = len(out)
         kept_tokens.append(tokens)
         words_left -= min(len(words), words_left)
         out.append(recalled(item.record, text, item.score))

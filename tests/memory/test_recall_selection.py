@@ -75,3 +75,12 @@ async def test_recall_over_the_service_leaves_out_small_talk() -> None:
     for text in ("My cat is called Miso.", "ok", "lol thanks", "what's my cat's name again?"):
         await chat.say(text)
     assert await chat.recall("what's my cat's name?") == ["My cat is called Miso."]
+
+
+def test_an_event_whose_message_did_not_fit_the_word_budget_keeps_its_own_line() -> None:
+    first = _record("word " * 8)
+    episode = _record("My birthday is March 14 and I would love a party with all my friends.", message="m1")
+    event = replace(_record("Birthday", MemoryKind.TEMPORAL, message="m1"), text="Birthday — 14 March (every year)",
+                    recurrence="yearly", local_date="2026-03-14")  # fmt: skip
+    shown = select([Ranked(first, 3.0), Ranked(episode, 2.0), Ranked(event, 1.0)], 10, 14)
+    assert [m.text for m in shown] == [first.attributes[SAID], "Birthday — 14 March (every year)"]
