@@ -32,6 +32,8 @@ class Occasion:
 
 
 def first_name(profile: UserProfile) -> str:
+    if profile.preferred_name.strip():
+        return profile.preferred_name.strip()  # the name they said they go by
     return profile.display_name.split()[0] if profile.display_name.strip() else ""
 
 

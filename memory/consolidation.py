@@ -35,6 +35,7 @@ DUPLICATE = 0.9  # cosine at or above which a new fact says the same as an old o
 RELATED = 0.55  # cosine at or above which a change ("now", "anymore") replaces the old fact
 ASK_MODEL_FROM = 0.4  # below this, nothing is close enough to ask the model about
 NEIGHBOURS = 8
+_ONE_AT_A_TIME = ("name", "home")  # labels a person has one of: a new one replaces the old
 
 SYSTEM = """You keep a person's long-term memory tidy. Existing memories are numbered. Decide what to do
 with the new memory and answer with ONE JSON object: {"action": "add" | "noop" | "supersede",
@@ -97,8 +98,8 @@ def contradicts(new: Candidate, old: ScoredMemory) -> bool:
             return _month_day(new.local_date) != _month_day(record.local_date)
         return new.change or old.score >= 0.8
     old_topic = record.attributes.get(TOPIC)
-    if new.label == "name" and record.label == "name" and new.subject == record.subject:
-        return True
+    if new.label in _ONE_AT_A_TIME and record.label == new.label and new.subject == record.subject:
+        return True  # a new name, a new home: the old one is history
     if {new.label, record.label} == {"likes", "dislikes"} and _topics_overlap(new.topic, old_topic):
         return True
     if DIET.search(new.text) and record.label == "likes" and MEAT.search(record.text):

@@ -16,10 +16,11 @@ from dataclasses import replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.engine.dates import resolve_dates
+from bot.engine.dates import FoundDate, resolve_dates
 from bot.engine.model import ChatTurn, Exchange
 from memory.extraction.dated import describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
+from memory.text_caches import text_cache
 
 SAID = "said"  # attributes key: the message as written, shown in /memories and in recall
 # attributes keys: the ids of the episodes whose words are indexed with this one (space-separated), so that
@@ -35,6 +36,19 @@ _EPISODES = uuid.UUID("5d1c7a4e-3b0f-4f6e-9a51-2f7c1b8e6d30")  # namespace of ep
 def shown_text(record: MemoryRecord) -> str:
     """What a person (and the companion's prompt) sees of a memory."""
     return record.attributes.get(SAID) or record.text
+
+
+@text_cache(maxsize=4096)
+def _first_relative(said: str, at: datetime, timezone: str, language: str) -> FoundDate | None:
+    return next((found for found in resolve_dates(said, at, timezone, language) if found.relative), None)
+
+
+def said_date(record: MemoryRecord) -> FoundDate | None:
+    """The first date a message gave relative to when it was said ("next month", "hier"), resolved against
+    that moment: shown as it is, "next month" would still sound upcoming long after it has passed."""
+    if record.kind is not MemoryKind.EPISODIC or not record.timezone:
+        return None
+    return _first_relative(shown_text(record), record.created_at, record.timezone, record.language)
 
 
 def _clip(text: str, words: int) -> str:

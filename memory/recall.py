@@ -16,17 +16,18 @@ import calendar
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime, timedelta
 
 from bot.engine.dates import FoundDate
 from bot.engine.model import RecalledMemory, RecallQuery
-from memory.episodes import shown_text
+from memory.episodes import said_date, shown_text
 from memory.extraction.candidates import PRECISION
 from memory.lexical import asked_names, keyword_scores, says_any, stems
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
 from memory.text_caches import text_cache
+from memory.worth_showing import worth_showing
 
 # relevance = keyword score (0..1) + RANK_WEIGHT / (1 + meaning rank / RANK_SCALE) + SIMILARITY_WEIGHT * cosine
 RANK_WEIGHT = 0.45
@@ -156,9 +157,12 @@ def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMem
     kept_tokens: list[frozenset[str]] = []
     kept_sources: set[tuple[str, str]] = set()
     words_left = max_words
+    shown_messages: dict[frozenset[tuple[str, str]], int] = {}  # an episode shown -> its place in `out`
     for item in ranked:
         if len(out) >= limit or words_left <= 0:
             break
+        if not worth_showing(item.record):
+            continue  # small talk, a question about themself: still searchable, but no line of background
         text = shown_text(item.record)
         tokens = _token_set(text)
         if any(_similar(tokens, seen) for seen in kept_tokens):
@@ -166,16 +170,34 @@ def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMem
         sources = _sources(item.record)
         if item.record.kind is not MemoryKind.TEMPORAL and sources and sources <= kept_sources:
             continue  # read from a message already shown: its words are already there
+        if item.record.kind is MemoryKind.TEMPORAL and _dates_its_message(out, shown_messages, item.record):
+            continue  # the message is shown, now with the date it gives: not a second line for one thing
         kept_sources |= sources
         words = text.split()
         if len(words) > words_left:
             if out:
                 continue  # a shorter memory further down may still fit
             text = " ".join(words[:words_left]) + " …"
+        if item.record.kind is MemoryKind.EPISODIC and sources:
+            shown_messages[frozenset(sources)] = len(out)
         kept_tokens.append(tokens)
         words_left -= min(len(words), words_left)
         out.append(recalled(item.record, text, item.score))
     return out
+
+
+def _dates_its_message(out: list[RecalledMemory], shown_messages: dict[frozenset[tuple[str, str]], int],
+                       event: MemoryRecord) -> bool:  # fmt: skip
+    """A dated event read from a message already shown gives that line its date ("My birthday is March 14."
+    then says when it comes back) rather than a second line; a message's second event keeps its own line."""
+    place = shown_messages.pop(frozenset(_sources(event)), None)
+    if place is None:
+        return False
+    dated = recalled(event, "", 0.0)
+    if dated.on is None:
+        return False
+    out[place] = replace(out[place], on=dated.on, precision=dated.precision, yearly=dated.yearly)
+    return True
 
 
 def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
@@ -186,6 +208,9 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
             on = date.fromisoformat(record.local_date)
         except ValueError:
             pass  # stale data: the prompt falls back to event_at
+    precision = record.attributes.get(PRECISION, "day")
+    if (said := said_date(record)) is not None:
+        on, precision = said.local_date, said.precision  # "next month" as it was then, not as it sounds now
     return RecalledMemory(
         record.memory_id,
         record.kind.value,
@@ -194,7 +219,7 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
         record.event_at,
         told_at=record.created_at,
         on=on,
-        precision=record.attributes.get(PRECISION, "day"),
+        precision=precision,
         yearly=record.recurrence == "yearly",
     )
 

@@ -46,6 +46,7 @@ from bot.engine.ports import (
     TrailReply,
 )
 from bot.engine.prompt import PromptContext, build_system_prompt
+from bot.engine.stated_name import stated_name
 from bot.engine.texts import say
 from bot.engine.upcoming import Occasion, upcoming_occasions
 from bot.errors import LLMUnavailable
@@ -135,13 +136,14 @@ class Engine:
         memories, occasions = await asyncio.gather(
             self._recall(message, profile, zone), self._occasions(message, profile, local_now)
         )
+        preferred_name = stated_name(message.text) or profile.preferred_name
         history = await self._window.recent_turns(message.conversation_id)
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
         in_group = message.chat_kind is ChatKind.GROUP
         system = build_system_prompt(
             PromptContext(
                 persona=self._persona,
-                user_name=message.user.display_name,
+                user_name=preferred_name or message.user.display_name,
                 local_now=local_now,
                 timezone=zone,
                 language=language,
@@ -178,6 +180,7 @@ class Engine:
             replace(
                 profile,
                 display_name=message.user.display_name or profile.display_name,
+                preferred_name=preferred_name,
                 language=language,
                 first_seen_at=profile.first_seen_at or now,
                 last_seen_at=now,

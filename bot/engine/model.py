@@ -114,6 +114,7 @@ class UserProfile:
 
     user_key: str
     display_name: str = ""
+    preferred_name: str = ""  # the name they said they go by ("My name is Alice"): it wins over display_name
     timezone: str | None = None  # IANA name; None means the configured default
     language: str | None = None  # "en" | "fr"
     language_chosen: bool = False  # set with /language: the language no longer follows what they write

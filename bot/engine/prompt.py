@@ -44,15 +44,24 @@ def _when(memory: RecalledMemory, local_now: datetime) -> str:
     on = memory.on
     if on is None and memory.kind == "temporal" and memory.event_at is not None:
         on = local_day(memory.event_at, local_now.tzinfo)
+    told_at = memory.told_at or memory.event_at
+    told = ""
+    if told_at is not None:
+        told = relative_day(local_day(told_at, local_now.tzinfo), today, today_word="earlier today")
     if on is not None:
         if memory.yearly:
             upcoming = next_yearly(on.month, on.day, today)
-            return "today" if upcoming == today else f"next one {relative_day(upcoming, today)}"
-        return relative_day(on, today, precision=memory.precision)
-    told = memory.told_at or memory.event_at
-    if told is None:
-        return ""
-    return "told you " + relative_day(local_day(told, local_now.tzinfo), today, today_word="earlier today")
+            when = "today" if upcoming == today else f"next one {relative_day(upcoming, today)}"
+        else:
+            when = relative_day(on, today, precision=memory.precision)
+        if memory.kind != "episodic" or not told:
+            return when
+        # A message that said "next month": when it was said, and when the thing it speaks of happens.
+        if when == told or (when, told) == ("today", "earlier today"):
+            return f"told you {told}"
+        tense = "is" if when.startswith(("in ", "next", "this", "tomorrow", "today")) else "was"
+        return f"told you {told}; that {tense} {when}"
+    return f"told you {told}" if told else ""
 
 
 def _possessive(user_name: str) -> str:

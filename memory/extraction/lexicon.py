@@ -28,6 +28,9 @@ EVENT_LABELS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = tuple(
         (r"\b(?:concert|gig)\b", "concert", "concert", False),
         (r"\b(?:trip|vacation|holiday|flight|voyage|vacances|vol)\b", "trip", "voyage", False),
         (r"\b(?:party|fête|soirée)\b", "party", "fête", False),
+        # Someone coming: "my brother Paul arrives on 9 January", "mon frère Paul arrive le 3 janvier".
+        (r"\b(?:arriv(?:e|es|ing)|arrivent|arrivera|visit(?:s|ing)?|coming to (?:see|visit)|comes? to (?:see|visit)|"
+         r"vien(?:t|nent) (?:me |nous )?voir|viendra|rend(?:ra)? visite|visite|débarque)\b", "visit", "visite", False),
         (r"\b(?:marathon|race|course|match|competition|compétition|tournament|tournoi)\b", "competition",
          "compétition", False),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from bot.engine.stated_name import NAME_STATEMENT
 from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import extract_dated
 from memory.extraction.lexicon import CHANGE, PETS, RELATIONS, SENSITIVE
@@ -18,11 +19,6 @@ from memory.records import MemoryKind
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _MAX_FACT_WORDS = 30
 
-_NAME = re.compile(
-    r"\b(?:my name is|my name's|i'm called|i am called|call me|je m'appelle|mon (?:pré)?nom (?:est|c'est)|"
-    r"appelle-moi)\s+(?P<name>[A-ZÀ-Ý][\w-]+)",
-    re.I,
-)
 _NAMED = re.compile(
     rf"\b(?:my|mon|ma)\s+(?P<who>{RELATIONS}|{PETS})(?:'s name is| is called| is named| named| called|"
     r" s'appelle| qui s'appelle| nommée?|,)?\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
@@ -47,11 +43,21 @@ _NOT_ANYMORE = re.compile(
 _ABOUT = re.compile(
     r"\b(?:i'm (?:a |an )?(?:vegetarian|vegan|pescatarian)|i am (?:a |an )?(?:vegetarian|vegan)|"
     r"i(?:'m| am) (?:a|an) [a-z]+(?:ist|er|or|ian|ant|ent|nurse|doctor|chef|student|teacher)\b|"
-    r"i work (?:as|at|in|for)|i live in|i'm from|i am from|i study|i have (?:a|an|two|three) |i've got (?:a|an) |"
+    r"i work (?:as|at|in|for)|i'm from|i am from|i study|i have (?:a|an|two|three) |i've got (?:a|an) |"
     r"je suis (?:végétarien|végétalien|vegan|végane|infirmi|médecin|prof|étudiant|développeu|ingénieu|"
-    r"avocat|artiste|retraité)|je travaille|j'habite|je vis à|je viens d|j'étudie|j'ai (?:un|une|deux|trois) )",
+    r"avocat|artiste|retraité)|je travaille|je viens d|j'étudie|j'ai (?:un|une|deux|trois) )",
     re.I,
 )
+# Where the person lives: one place at a time, so a new one replaces the old ("I moved to Lyon").
+_HOME = re.compile(
+    r"\b(?:i (?:now |still )?live in|i'm living in|i am living in|i(?:'ve| have)? (?:just |recently )?moved to|"
+    r"we(?:'ve| have)? (?:just |recently )?moved to|j'habite (?:maintenant |désormais )?(?:à|a|en|au|aux)|"
+    r"je vis (?:maintenant |désormais )?(?:à|a|en|au|aux)|j'ai (?:déménagé|emménagé) (?:à|a|en|au|aux|sur)|"
+    r"on a déménagé (?:à|a|en|au|aux)|je me suis installée? (?:à|a|en|au|aux)|je viens d'emménager (?:à|a|en|au))"
+    r"\s+(?P<place>[^,;.!?]+)",
+    re.I,
+)
+_MOVED = re.compile(r"\b(?:moved|déménagé|emménagé|installée?|emménager)\b", re.I)
 _MOOD = re.compile(
     r"\b(?:i(?:'m| am)|i feel|i've been feeling|i'm feeling|je suis|je me sens)\s+(?:so |really |very |a bit |"
     r"kind of |tellement |très |trop |un peu |vraiment )?(?P<mood>sad|lonely|alone|depressed|anxious|stressed|"
@@ -91,7 +97,7 @@ def _facts(sentence: str) -> list[Candidate]:
     text = _fact_text(sentence)
     change = CHANGE.search(sentence) is not None
     found: list[Candidate] = []
-    if match := _NAME.search(sentence):
+    if match := NAME_STATEMENT.search(sentence):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "name", None, 0.9, topic=match["name"], change=True))
     for match in _NAMED.finditer(sentence):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "relationship", match["who"].lower(), 0.8,
@@ -102,6 +108,10 @@ def _facts(sentence: str) -> list[Candidate]:
         found.append(Candidate(MemoryKind.SEMANTIC, text, "dislikes", None, 0.6, topic=topic, change=change))
     elif (match := _LIKE.search(sentence)) and (topic := _topic(match["topic"])):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "likes", None, 0.6, topic=topic, change=change))
+    if match := _HOME.search(sentence):
+        place = _TOPIC_END.sub("", match["place"]).strip(" .!?\"'")
+        moved = change or _MOVED.search(match.group(0)) is not None
+        found.append(Candidate(MemoryKind.SEMANTIC, text, "home", None, 0.8, topic=place or None, change=moved))
     if _ABOUT.search(sentence):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "about", None, 0.7, change=change))
     return found

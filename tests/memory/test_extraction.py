@@ -34,6 +34,16 @@ def test_someone_elses_dated_event_says_whose_it_is() -> None:
     assert (mum.subject, mum.recurrence) == ("mère", "yearly")
 
 
+def test_someone_coming_on_a_date_is_a_dated_event_in_both_languages() -> None:
+    (fr,) = [c for c in extract_offline("mon frère Paul arrive le 3 janvier", AT, "Europe/Paris", "fr")
+             if c.kind is MemoryKind.TEMPORAL]  # fmt: skip
+    assert (fr.label, fr.subject, fr.local_date) == ("visite", "frère", "2027-01-03")
+    assert fr.text == "Visite (frère) — 3 janvier 2027"
+    (en,) = [c for c in extract_offline("My brother Paul arrives January 9th", AT, "Europe/Paris", "en")
+             if c.kind is MemoryKind.TEMPORAL]  # fmt: skip
+    assert (en.label, en.subject, en.local_date) == ("visit", "brother", "2027-01-09")
+
+
 def test_impossible_dates_are_not_stored_as_dates() -> None:
     assert [
         c for c in extract_offline("my birthday is February 30", AT, "UTC", "en") if c.kind is MemoryKind.TEMPORAL
