@@ -196,6 +196,7 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
         on=on,
         precision=record.attributes.get(PRECISION, "day"),
         yearly=record.recurrence == "yearly",
+        sensitive=record.attributes.get("sensitive") == "true",
     )
 
 
