@@ -47,6 +47,7 @@ _TEXTS: dict[str, dict[str, str]] = {
             "/checkins on|off — let me check in when we haven't talked for a while\n"
             "/groups on|off — whether what you tell me in private may come up in group chats (off by default)\n"
             "/language en|fr|auto — the language I use with you (auto: the one you write in)\n"
+            "/mood [days] — a chart of how your messages have felt (only you see it)\n"
             "/export — a copy of everything I keep about you\n"
             "/privacy — what is stored, where, and how to erase it"
         ),
@@ -60,6 +61,7 @@ _TEXTS: dict[str, dict[str, str]] = {
             "/checkins on|off — me laisser prendre de tes nouvelles quand on ne s'est pas parlé depuis un moment\n"
             "/groups on|off — si ce que tu me dis en privé peut ressortir dans les groupes (non par défaut)\n"
             "/language fr|en|auto — la langue que j'utilise avec toi (auto : celle dans laquelle tu écris)\n"
+            "/mood [jours] — un graphique de ce que tes messages laissaient sentir (toi seul·e le vois)\n"
             "/export — une copie de tout ce que je garde sur toi\n"
             "/privacy — ce qui est stocké, où, et comment l'effacer"
         ),

@@ -9,7 +9,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.commands import UserCommands
 from bot.engine.noop import NoPlanner
-from bot.engine.ports import Clock, MemoryBrowser, OccasionPlanner, UserDataEraser
+from bot.engine.ports import Clock, MemoryBrowser, MoodHistory, OccasionPlanner, UserDataEraser
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
 
 
@@ -24,6 +24,7 @@ def redis_backed_commands(
     *,
     planner: OccasionPlanner | None = None,
     schedule_eraser: UserDataEraser | None = None,
+    moods: MoodHistory | None = None,
 ) -> tuple[UserCommands, RedisProfiles, RedisConversationWindow]:
     profiles = RedisProfiles(redis)
     window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=2))
@@ -41,5 +42,6 @@ def redis_backed_commands(
         default_language="en",
         bot_name="Souvenir",
         window_ttl_hours=2,
+        moods=moods,
     )
     return commands, profiles, window
