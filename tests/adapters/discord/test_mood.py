@@ -7,7 +7,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.commands import UserCommands
 from memory.mood.series import RedisMoodSeries
-from tests.adapters.discord.conftest import BreakableMemories, Bot
+from tests.adapters.discord.conftest import Bot, BreakableMemories
 from tests.adapters.discord.test_slash_commands import run
 from tests.conftest import FakeClock
 from tests.fakes import fake_discord_payloads as p
