@@ -17,9 +17,9 @@ from bot.errors import LLMUnavailable
 from jobs.templates import template, template_keys
 
 log = logging.getLogger(__name__)
-# How far back a hard time softens an unprompted message: a check-in the days after a loss, a birthday note
-# after a heavy week.
-_HEAVY_WITHIN = {"checkin": timedelta(days=3), "birthday_self": timedelta(days=7)}
+# How far back a hard time softens an unprompted message: a check-in (sent after days of silence) the week of
+# a loss, a birthday note after a heavy week.
+_HEAVY_WITHIN = {"checkin": timedelta(days=7), "birthday_self": timedelta(days=7)}
 _HEAVY_DEFAULT = timedelta(days=3)
 _GENTLE = (
     "Their last days have been hard (something painful came up, or they have sounded low): be gentle and "

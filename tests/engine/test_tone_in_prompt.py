@@ -45,7 +45,9 @@ class ToneRig:
         return self.llm.requests[-1].system
 
 
-def _engine(redis: aioredis.Redis, clock: FakeClock, llm: ScriptedLLM, memory: RecordingMemory, moods: object) -> Engine:
+def _engine(
+    redis: aioredis.Redis, clock: FakeClock, llm: ScriptedLLM, memory: RecordingMemory, moods: object
+) -> Engine:
     return Engine(
         llm=llm, window=RedisConversationWindow(redis, max_turns=6, ttl=timedelta(hours=72)),
         claims=RedisMessageClaims(redis), profiles=RedisProfiles(redis), memory=memory, planner=RecordingPlanner(),
