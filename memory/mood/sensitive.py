@@ -15,8 +15,12 @@ _MORE = re.compile(
 )
 
 
+def touches_pain(text: str) -> bool:
+    return SENSITIVE.search(text) is not None or _MORE.search(text) is not None
+
+
 class LexiconSensitiveTopics:
     """The engine's `SensitiveTopics` port: a cheap look at the words, fine on the reply path."""
 
     def touches(self, text: str) -> bool:
-        return SENSITIVE.search(text) is not None or _MORE.search(text) is not None
+        return touches_pain(text)
