@@ -36,6 +36,7 @@ class TerminalChat:
         user_name: str,
         stdin: TextIO = sys.stdin,
         stdout: TextIO = sys.stdout,
+        files_dir: Path | None = None,
     ) -> None:
         self._engine = engine
         self._commands = commands
@@ -44,6 +45,7 @@ class TerminalChat:
         self._in = stdin
         self._out = stdout
         self._confirm_forget_all = False
+        self._files_dir = files_dir  # where /mood writes its chart (the working directory when None)
 
     def _print(self, text: str) -> None:
         self._out.write(text + "\n")
@@ -149,6 +151,8 @@ class TerminalChat:
                 self._print(f"   #{n} id {item.memory_id}")
         elif name == "forget":
             await self._forget(argument)
+        elif name == "mood":
+            await self._mood(argument)
         elif name == "export":
             data = await commands.export(user)
             if argument:
@@ -158,6 +162,16 @@ class TerminalChat:
                 self._print(data.decode())
         else:
             self._print(await commands.help_text(user))
+
+    async def _mood(self, argument: str) -> None:
+        """The chart goes to a file (a terminal shows no pictures); its path is printed with the caption."""
+        chart = await self._commands.mood(self._user, argument)
+        if chart.png is None:
+            self._print(chart.text)
+            return
+        path = (self._files_dir or Path.cwd()) / f"souvenir-mood-{self._user.user_id}.png"
+        await asyncio.to_thread(path.write_bytes, chart.png)
+        self._print(f"{chart.text}\n{path.resolve()}")
 
     async def _forget(self, argument: str) -> None:
         user, commands = self._user, self._commands

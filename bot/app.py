@@ -43,6 +43,11 @@ from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
+from memory.mood import find_mood_patterns, open_mood_reader
+from memory.mood.history import MoodHistoryService
+from memory.mood.journal import MoodJournal
+from memory.mood.sensitive import LexiconSensitiveTopics
+from memory.mood.series import RedisMoodSeries
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
 
@@ -90,6 +95,7 @@ class Core:
     schedule: Planner  # the one planner and due store: commands, memory and the sweep share it
     clock: Clock
     llm: LanguageModel
+    moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -145,6 +151,12 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         trail = RedisReplyTrail(client, ttl=timedelta(hours=settings.window_ttl_hours), forgotten=erasures)
         llm = await stack.enter_async_context(open_language_model(settings))
         planner = DeferredPlanner()
+        moods = RedisMoodSeries(client)
+        sensitive = LexiconSensitiveTopics()
+        journal = MoodJournal(
+            moods, reader=open_mood_reader(settings), find_patterns=find_mood_patterns, sensitive=sensitive,
+            clock=clock, erasures=erasures,
+        )  # fmt: skip
         memory = await stack.enter_async_context(
             open_long_term_memory(
                 settings,
@@ -153,6 +165,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 planner=planner,
                 erasures=TrailForgettingErasureLog(erasures, trail),  # a forgotten memory leaves the trail too
                 said_turns=window,
+                moods=journal,
             )
         )
         # Planning works without the scheduler running, so /birthday and erasure keep schedules right everywhere.
@@ -180,6 +193,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             ),
             fence=ShortTermFence(erasures, [profiles, window, trail]),
             trail=trail,
+            moods=moods,
+            sensitive=sensitive,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
@@ -188,13 +203,14 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             window=window,
             planner=planner,
             # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, trail, claims, planner],
+            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
             bot_name=persona.name,
             window_ttl_hours=settings.window_ttl_hours,
             trail=trail,
+            moods=MoodHistoryService(moods, clock),
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
@@ -202,7 +218,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 commands=commands, memory=memory, people=profiles, clock=clock, recall_limit=settings.recall_limit
             )
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
-        yield Core(settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm)
+        yield Core(settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm, moods)
 
 
 
@@ -237,6 +253,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 messengers=messengers,
                 clock=core.clock,
                 persona=core.engine.persona,
+                moods=core.moods,
             )
         )
         yield sorted(messengers)

@@ -69,6 +69,16 @@ def _parser() -> argparse.ArgumentParser:
             group.add_argument("--all", action="store_true", help="erase the person from every store")
         p.set_defaults(handler=_memories)
 
+    mood = sub.add_parser(
+        "mood",
+        help="draw a person's mood chart (PNG)",
+        description="Works while Souvenir runs: the running process answers over its admin socket.",
+    )
+    mood.add_argument("--user", required=True, help="the person's key (as for `memories`)")
+    mood.add_argument("--png", type=Path, required=True, dest="png_out", help="write the chart to this PNG file")
+    mood.add_argument("--days", type=int, default=90, help="how many days back (default 90)")
+    mood.set_defaults(handler=_mood)
+
     evaluate = sub.add_parser("eval", help="evaluate long-term memory on a benchmark")
     esub = evaluate.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
     locomo = esub.add_parser("locomo", help="evidence recall@k on LoCoMo conversations (no LLM)")
@@ -93,7 +103,10 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     model = f"{settings.llm_provider} model {settings.resolved_llm_model}"
     print(f"Souvenir: {model} at {settings.llm_base_url or 'its default URL'}; data in {settings.data_dir}")
     async with open_core(settings) as core:
-        chat = TerminalChat(engine=core.engine, commands=core.commands, clock=core.clock, user_name=args.user)
+        chat = TerminalChat(
+            engine=core.engine, commands=core.commands, clock=core.clock, user_name=args.user,
+            files_dir=settings.data_dir,
+        )  # fmt: skip
         await chat.run()
     return 0
 
@@ -124,6 +137,34 @@ async def _memories(args: argparse.Namespace, settings: Settings) -> int:
                 recall_limit=settings.recall_limit,
             )
             answer = await admin.handle(request)
+    sys.stdout.write(answer.out)
+    sys.stderr.write(answer.err)
+    return answer.code
+
+
+async def _mood(args: argparse.Namespace, settings: Settings) -> int:
+    """`souvenir mood`: the same chart as /mood, asked of the running process when there is one."""
+    import base64
+
+    from bot.admin.client import ask_running_process
+    from bot.admin.operations import AdminRequest, MemoryAdmin
+
+    if not 1 <= args.days <= 400:
+        raise ConfigError("--days: between 1 and 400")
+    request = AdminRequest(action="mood", user=args.user, days=args.days)
+    answer = await ask_running_process(settings.data_dir, request)
+    if answer is None:
+        from bot.app import open_core
+
+        async with open_core(settings) as core:
+            admin = MemoryAdmin(commands=core.commands, memory=core.memory, people=core.profiles, clock=core.clock)
+            answer = await admin.handle(request)
+    if answer.png:
+        try:
+            args.png_out.write_bytes(base64.b64decode(answer.png))
+        except OSError as exc:
+            raise ConfigError(f"--png: cannot write {args.png_out}: {exc.strerror or exc}") from None
+        sys.stdout.write(f"{args.png_out}\n")
     sys.stdout.write(answer.out)
     sys.stderr.write(answer.err)
     return answer.code

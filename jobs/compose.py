@@ -11,13 +11,21 @@ from zoneinfo import ZoneInfo
 from bot.engine.language import LANGUAGE_NAMES
 from bot.engine.model import DM_SCOPE, ChatTurn, RecallQuery, UserProfile
 from bot.engine.persona import Persona
-from bot.engine.ports import CompletionRequest, LanguageModel, LongTermMemory
+from bot.engine.ports import CompletionRequest, LanguageModel, LongTermMemory, MoodState
+from bot.engine.tone import feels_heavy
 from bot.errors import LLMUnavailable
-from jobs.templates import template
+from jobs.templates import template, template_keys
 
 log = logging.getLogger(__name__)
-
-
+# How far back a hard time softens an unprompted message: a check-in (sent after days of silence) the week of
+# a loss, a birthday note after a heavy week.
+_HEAVY_WITHIN = {"checkin": timedelta(days=7), "birthday_self": timedelta(days=7)}
+_HEAVY_DEFAULT = timedelta(days=3)
+_GENTLE = (
+    "Their last days have been hard (something painful came up, or they have sounded low): be gentle and "
+    "quiet. No cheerfulness, no exclamation marks, no questions that push, no party talk; a soft word that "
+    "you are thinking of them is enough. Never mention moods or what they told you about it."
+)
 
 @dataclass(frozen=True, slots=True)
 class Occasion:
@@ -37,10 +45,13 @@ def first_name(profile: UserProfile) -> str:
     return profile.display_name.split()[0] if profile.display_name.strip() else ""
 
 
-def fixed_text(occasion: Occasion, profile: UserProfile, language: str) -> str:
+def fixed_text(occasion: Occasion, profile: UserProfile, language: str, *, gentle: bool = False) -> str:
     shown_date = occasion.on.strftime("%d/%m" if language == "fr" else "%B %d") if occasion.on else ""
+    key = occasion.template_key
+    if gentle and f"{key}_gentle" in template_keys():
+        key = f"{key}_gentle"
     return template(
-        occasion.template_key,
+        key,
         language,
         name=first_name(profile),
         what=occasion.what,
@@ -58,8 +69,10 @@ class Composer:
         timeout: timedelta = timedelta(seconds=120),
         recall_limit: int = 5,
         persona: Persona | None = None,
+        moods: MoodState | None = None,
     ) -> None:
         self._persona = persona
+        self._moods = moods
         self._llm = llm
         self._memory = memory
         self._timeout_s = timeout.total_seconds()
@@ -68,13 +81,15 @@ class Composer:
     async def compose(
         self, occasion: Occasion, profile: UserProfile, language: str, now: datetime, zone: str
     ) -> str:
-        """The message body (without the AI disclosure). Never raises for a model or memory failure."""
+        """The message body (without the AI disclosure). Never raises for a model or memory failure. Softer
+        when the person's last days have been heavy."""
+        gentle = await self._heavy(occasion, profile, now)
         if self._llm is None:
-            return fixed_text(occasion, profile, language)
+            return fixed_text(occasion, profile, language, gentle=gentle)
         try:
             async with asyncio.timeout(self._timeout_s):
                 memories = await self._recall(occasion, profile, now, zone)
-                request = _request(occasion, profile, language, now, zone, memories, self._persona)
+                request = _request(occasion, profile, language, now, zone, memories, self._persona, gentle=gentle)
                 text = _clean(await self._llm.complete(request))
         except LLMUnavailable as exc:
             log.warning("LLM unavailable for an unprompted message to %s: %s", profile.user_key, exc)
@@ -85,7 +100,17 @@ class Composer:
         except Exception:
             log.exception("LLM failed for an unprompted message to %s; using the template", profile.user_key)
             text = ""
-        return text or fixed_text(occasion, profile, language)
+        return text or fixed_text(occasion, profile, language, gentle=gentle)
+
+    async def _heavy(self, occasion: Occasion, profile: UserProfile, now: datetime) -> bool:
+        if self._moods is None:
+            return False
+        try:
+            snapshot = await self._moods.mood_snapshot(profile.user_key)
+        except Exception:
+            log.exception("could not read the mood of %s for an unprompted message", profile.user_key)
+            return False
+        return feels_heavy(snapshot, now, _HEAVY_WITHIN.get(occasion.template_key, _HEAVY_DEFAULT))
 
     async def _recall(self, occasion: Occasion, profile: UserProfile, now: datetime, zone: str) -> list[str]:
         if self._memory is None:
@@ -105,7 +130,8 @@ class Composer:
             # A memory outage makes the message less personal; it must not stop it.
             log.exception("recall failed for an unprompted message to %s", profile.user_key)
             return []
-        return [f"({m.kind}) {m.text}" for m in found]
+        # Painful topics are theirs to raise: never brought up unprompted.
+        return [f"({m.kind}) {m.text}" for m in found if not m.sensitive]
 
 
 def _request(
@@ -116,6 +142,8 @@ def _request(
     zone: str,
     memories: list[str],
     persona: Persona | None,
+    *,
+    gentle: bool = False,
 ) -> CompletionRequest:
     local = now.astimezone(ZoneInfo(zone))
     name = first_name(profile) or "them"
@@ -132,7 +160,8 @@ def _request(
         "What you remember about them (may be partial; use at most one or two details that truly fit, "
         "woven in naturally — never list them, never say 'I remember that', never invent facts):\n"
         f"{known}\n"
-        "Take their recent mood into account. Write ONE short message (1 to 3 sentences) in "
+        + (_GENTLE + "\n" if gentle else "")
+        + "Take their recent mood into account. Write ONE short message (1 to 3 sentences) in "
         f"{LANGUAGE_NAMES.get(language, 'English')}, warm and specific, like a friend texting. "
         "No preamble, no quotes around it, no signature, no hashtags."
     )

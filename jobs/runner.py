@@ -13,7 +13,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.config import Settings
 from bot.engine.persona import Persona
-from bot.engine.ports import Clock, DatedEvents, LanguageModel, LongTermMemory, Messenger
+from bot.engine.ports import Clock, DatedEvents, LanguageModel, LongTermMemory, Messenger, MoodState
 from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.ports import SweepProfiles, WindowAppends
@@ -71,6 +71,7 @@ async def open_proactive_jobs(
     messengers: Mapping[str, Messenger],
     clock: Clock,
     persona: Persona | None = None,
+    moods: MoodState | None = None,
     interval: timedelta = timedelta(minutes=1),
     compose_timeout: timedelta = timedelta(minutes=2),
     shutdown_timeout: timedelta = timedelta(seconds=30),
@@ -87,7 +88,7 @@ async def open_proactive_jobs(
         profiles=profiles,
         window=window,
         dated_events=dated_events,
-        composer=Composer(llm=llm, memory=memory, timeout=compose_timeout, persona=persona),
+        composer=Composer(llm=llm, memory=memory, timeout=compose_timeout, persona=persona, moods=moods),
         messengers=messengers,
         clock=clock,
     )

@@ -53,6 +53,18 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Hey{name}, it's been a few days — how are you doing?",
         "fr": "Coucou{name}, ça fait quelques jours — comment tu vas ?",
     },
+    # Gentler variants, for when the last days have been heavy for the person (see `jobs.compose`).
+    "checkin_gentle": {
+        "en": "Thinking of you{name}. No need to answer — I'm here whenever you feel like talking.",
+        "fr": "Je pense à toi{name}. Pas besoin de répondre — je suis là quand tu as envie de parler.",
+    },
+    "birthday_self_gentle": {
+        "en": "Happy birthday{name}. I know things have been heavy lately — I hope today brings you a little softness.",
+        "fr": (
+            "Joyeux anniversaire{name}. Je sais que ces derniers temps ont été lourds — j'espère que ta journée "
+            "t'apportera un peu de douceur."
+        ),
+    },
 }
 
 

@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.index_factory import open_embedder, open_memory_index
-from memory.ports import ErasureLog, SaidTurns
+from memory.ports import ErasureLog, MoodNotes, SaidTurns
 from memory.service import LongTermMemoryService
 
 
@@ -24,6 +24,7 @@ async def open_long_term_memory(
     planner: OccasionPlanner | None = None,
     erasures: ErasureLog | None = None,
     said_turns: SaidTurns | None = None,
+    moods: MoodNotes | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
@@ -41,6 +42,7 @@ async def open_long_term_memory(
             episode_fade=timedelta(days=fade_days) if fade_days > 0 else None,
             erasures=erasures,
             said_turns=said_turns,
+            moods=moods,
         )
         try:
             yield service

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
+from bot.engine.mood import MoodReading
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 
 
@@ -94,3 +95,21 @@ class SaidTurns(Protocol):
     async def forget_said(self, user_key: str, texts: Sequence[str]) -> None:
         """Drop the person's turns saying exactly one of `texts` (and the replies to them) from their windows."""
         ...
+
+
+class MoodNotes(Protocol):
+    """Where the memory writer hands each message's mood (`memory.mood.journal.MoodJournal`)."""
+
+    async def note_message(
+        self,
+        user_key: str,
+        *,
+        text: str,
+        at: datetime,
+        language: str,
+        timezone: str,
+        epoch: int | None,
+        read_by_model: MoodReading | None = None,
+        topics: Sequence[str] = (),
+        sensitive: bool = False,
+    ) -> None: ...

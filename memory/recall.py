@@ -24,6 +24,7 @@ from bot.engine.model import RecalledMemory, RecallQuery
 from memory.episodes import said_date, shown_text
 from memory.extraction.candidates import PRECISION
 from memory.lexical import asked_names, keyword_scores, says_any, stems
+from memory.mood.sensitive import touches_pain
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
 from memory.text_caches import text_cache
@@ -221,6 +222,8 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
         on=on,
         precision=precision,
         yearly=record.recurrence == "yearly",
+        # Marked when extracted; a message (an episode) that speaks of it is just as painful.
+        sensitive=record.attributes.get("sensitive") == "true" or touches_pain(text),
     )
 
 

@@ -41,7 +41,7 @@ from memory.episodes import (
 from memory.extraction.candidates import EPISODE
 from memory.fading import EpisodeFader
 from memory.items import dated_event, memory_item
-from memory.ports import ErasureLog, SaidTurns
+from memory.ports import ErasureLog, MoodNotes, SaidTurns
 from memory.recall import rank, select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.store import MemoryStore
@@ -79,13 +79,14 @@ class LongTermMemoryService:
         episode_fade: timedelta | None = None,
         erasures: ErasureLog | None = None,
         said_turns: SaidTurns | None = None,
+        moods: MoodNotes | None = None,
     ) -> None:
         self._store = store
         self._default_timezone = default_timezone
         self._planner = planner
         self._erasures = erasures
         self._said_turns = said_turns
-        self._writer = MemoryWriter(store, llm=llm, planner=planner, erasures=erasures)
+        self._writer = MemoryWriter(store, llm=llm, planner=planner, erasures=erasures, moods=moods)
         self.fader = (
             EpisodeFader(
                 store, clock, fade_after=episode_fade, default_timezone=default_timezone, writer=self._writer
@@ -133,7 +134,7 @@ class LongTermMemoryService:
         except ErasedMeanwhile:
             log.info("an exchange was not kept: the person erased their data meanwhile")
             return
-        await self._writer.extract_and_store(message.text, origin)
+        await self._writer.extract_and_store(message.text, origin, read_mood=True)
         if self.fader is not None:
             self.fader.note_write(message.user.key)
 

@@ -11,6 +11,7 @@ import uuid
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.engine.mood import MoodReading
 from bot.engine.ports import LanguageModel, OccasionPlanner
 from bot.errors import ErasedMeanwhile
 from memory.consolidation import Consolidator, Plan
@@ -18,7 +19,7 @@ from memory.episodes import shown_text
 from memory.extraction.candidates import EPISODE, PRECISION, TOPIC, Candidate, unique
 from memory.extraction.llm import LlmExtractor
 from memory.extraction.offline import extract_offline
-from memory.ports import ErasureLog
+from memory.ports import ErasureLog, MoodNotes
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.store import MemoryStore
 
@@ -97,27 +98,35 @@ class MemoryWriter:
         llm: LanguageModel | None = None,
         planner: OccasionPlanner | None = None,
         erasures: ErasureLog | None = None,
+        moods: MoodNotes | None = None,
     ) -> None:
         self._store = store
+        self._moods = moods
         self._erasures = erasures
         self._extractor = LlmExtractor(llm) if llm is not None else None
         self._consolidator = Consolidator(store, llm)
         self._planner = planner
 
-    async def candidates(self, text: str, origin: Origin) -> list[Candidate]:
+    async def candidates(self, text: str, origin: Origin, mood_out: list[MoodReading] | None = None) -> list[Candidate]:
         found = extract_offline(text, origin.at, origin.timezone, origin.language)
         if self._extractor is not None:
-            from_model = await self._extractor.extract(text, origin.at, origin.timezone, origin.language)
+            from_model = await self._extractor.extract(
+                text, origin.at, origin.timezone, origin.language, mood_out=mood_out
+            )
             if from_model:
                 found = unique([*from_model, *found])
         return found
 
-    async def extract_and_store(self, text: str, origin: Origin) -> list[MemoryRecord]:
-        """Candidates from `text`, consolidated against the person's memories; returns what was stored."""
+    async def extract_and_store(self, text: str, origin: Origin, *, read_mood: bool = False) -> list[MemoryRecord]:
+        """Candidates from `text`, consolidated against the person's memories; returns what was stored.
+        `read_mood`: a message the person wrote, whose mood is kept too (from the same extraction call)."""
         try:
             # Before the model is asked: extraction takes seconds.
             await self.check_not_erased(origin.user_key, origin.erasure_epoch)
-            candidates = await self.candidates(text, origin)
+            moods: list[MoodReading] = []
+            candidates = await self.candidates(text, origin, moods)
+            if read_mood and self._moods is not None:
+                await self._note_mood(text, origin, candidates, moods[0] if moods else None)
             stored = [record for c in candidates if (record := await self._apply(c, origin)) is not None]
             await self._hide_twin(text, origin, stored)
             await self.check_not_erased(origin.user_key, origin.erasure_epoch)
@@ -133,6 +142,17 @@ class MemoryWriter:
             except Exception:
                 log.exception("occasion planner failed after a new dated memory")
         return stored
+
+    async def _note_mood(
+        self, text: str, origin: Origin, candidates: list[Candidate], read_by_model: MoodReading | None
+    ) -> None:
+        assert self._moods is not None
+        topics = [c.subject or c.topic or "" for c in candidates if c.kind is not MemoryKind.TEMPORAL]
+        await self._moods.note_message(
+            origin.user_key, text=text, at=origin.at, language=origin.language, timezone=origin.timezone,
+            epoch=origin.erasure_epoch, read_by_model=read_by_model, topics=topics,
+            sensitive=any(c.sensitive for c in candidates),
+        )  # fmt: skip
 
     async def _hide_twin(self, text: str, origin: Origin, stored: list[MemoryRecord]) -> None:
         """A fact that says exactly the message: its episode is marked, so /memories shows the fact alone."""

@@ -17,7 +17,7 @@ from discord.app_commands import locale_str as _
 
 from adapters.discord.components import PAGE_SIZE, forget_all_view, show_memories, show_why
 from adapters.discord.incoming import language_from_locale, user_of
-from bot.engine.commands import CommandResult, UserCommands
+from bot.engine.commands import MOOD_CHART_FILENAME, CommandResult, UserCommands
 from bot.engine.model import UserRef
 from bot.engine.texts import say
 from bot.engine.timezones import suggest_timezones
@@ -149,6 +149,20 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
         caption = say("export_caption", await service.language_of(user, hint))
         attachment = discord.File(io.BytesIO(document), filename=EXPORT_FILENAME)
         await interaction.followup.send(caption, file=attachment, ephemeral=True)
+
+    @tree.command(name="mood", description=_("A chart of how your messages have felt (only you see it)"))
+    @app_commands.rename(days=_("days"))
+    @app_commands.describe(days=_("How many days back (30 unless you say)"))
+    @_everywhere
+    async def mood(interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, 400] | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        user, hint = user_of(interaction), language_from_locale(interaction.locale)
+        chart = await service.mood(user, str(days) if days else "", hint)
+        if chart.png is None:
+            await interaction.followup.send(chart.text, ephemeral=True)
+            return
+        attachment = discord.File(io.BytesIO(chart.png), filename=MOOD_CHART_FILENAME)
+        await interaction.followup.send(chart.text, file=attachment, ephemeral=True)
 
     @tree.command(name="privacy", description=_("What is stored, where, and how to erase it"))
     @_everywhere

@@ -24,6 +24,9 @@ FRENCH: dict[str, str] = {
     "A copy of everything I keep about you": "Une copie de tout ce que je garde sur toi",
     "What is stored, where, and how to erase it": "Ce qui est stocké, où, et comment l'effacer",
     "What I can do": "Ce que je sais faire",
+    "A chart of how your messages have felt (only you see it)": (
+        "Un graphique de ce que tes messages laissaient sentir (toi seul·e le vois)"
+    ),
     "The language I use with you": "La langue que j'utilise avec toi",
     # option names (lowercase, no spaces: Discord's rule for names)
     "memory": "souvenir",
@@ -33,6 +36,7 @@ FRENCH: dict[str, str] = {
     "state": "etat",
     "page": "page",
     "language": "langue",
+    "days": "jours",
     # option descriptions
     "A number from /memories, a memory id, or “all” to forget everything": (
         "Un numéro de /memories, un id de souvenir, ou « all » pour tout oublier"
@@ -45,6 +49,7 @@ FRENCH: dict[str, str] = {
     "Your birthday, e.g. March 14": "Ton anniversaire, ex. 14 mars",
     "A city or a zone such as Europe/Paris": "Une ville ou un fuseau comme Europe/Paris",
     "On or off": "Activées ou non",
+    "How many days back (30 unless you say)": "Combien de jours en arrière (30 sinon)",
     # choice names
     "on": "activer",
     "off": "désactiver",

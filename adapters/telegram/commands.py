@@ -20,7 +20,7 @@ from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard, 
 from adapters.telegram.normalise import language_hint, user_ref
 from adapters.telegram.sending import TelegramSender
 from adapters.telegram.split import split_message
-from bot.engine.commands import CommandResult, UserCommands
+from bot.engine.commands import MOOD_CHART_FILENAME, CommandResult, UserCommands
 from bot.engine.model import MemoryPage, UserRef, dm_conversation_id
 from bot.engine.texts import say
 from bot.engine.why import asks_why
@@ -123,6 +123,16 @@ class CommandHandlers:
             await self._sender.send_document(
                 message.chat.id, document, EXPORT_FILENAME, say("export_caption", language)
             )
+
+    async def mood(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """/mood [days]: the chart as a photo, only in the person's private chat (the menu says so too)."""
+        if asked := _asked(update):
+            message, user, hint = asked
+            chart = await self._commands.mood(user, _argument(message), hint)
+            if chart.png is None:
+                await self._answer(message, chart.text)
+                return
+            await self._sender.send_photo(message.chat.id, chart.png, MOOD_CHART_FILENAME, chart.text)
 
     async def unknown(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A command we don't have, in a private chat: show what we do have."""

@@ -161,6 +161,7 @@ def _register_handlers(
         "groups": commands.groups,
         "language": commands.language,
         "export": commands.export,
+        "mood": commands.mood,
     }
     for name in GROUP_COMMANDS:
         application.add_handler(CommandHandler(name, boundary.wrap(name, callbacks[name]), filters=fresh))

@@ -75,6 +75,12 @@ class TelegramSender:
             lambda: self._bot.send_document(chat_id, InputFile(data, filename=filename), caption=caption),
         )
 
+    async def send_photo(self, chat_id: int, data: bytes, filename: str, caption: str) -> Message:
+        return await self._with_retries(
+            chat_id,
+            lambda: self._bot.send_photo(chat_id, InputFile(data, filename=filename), caption=caption),
+        )
+
     async def _with_retries(self, chat_id: int, call: Callable[[], Awaitable[T]]) -> T:
         attempt = 0
         while True:

@@ -58,4 +58,4 @@ async def ask_running_process(data_dir: Path, request: AdminRequest) -> Answer |
         if await asyncio.to_thread(current_holder, data_dir) is None:
             return None  # it stopped meanwhile: the stores are free
         raise StoreUnavailable(f"Souvenir (pid {holder.pid}) did not answer on its admin socket: {exc}") from None
-    return Answer(int(data["code"]), str(data.get("out", "")), str(data.get("err", "")))
+    return Answer(int(data["code"]), str(data.get("out", "")), str(data.get("err", "")), str(data.get("png", "")))

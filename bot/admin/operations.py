@@ -5,6 +5,7 @@ Both paths run this same code, so the operator sees the same output either way.
 
 from __future__ import annotations
 
+import base64
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from bot.errors import InvalidInput
 
 log = logging.getLogger(__name__)
 
-Action = Literal["list", "search", "forget", "export", "users", "why"]
+Action = Literal["list", "search", "forget", "export", "users", "why", "mood"]
 
 
 class AdminRequest(BaseModel):
@@ -32,6 +33,7 @@ class AdminRequest(BaseModel):
     query: str = ""
     memory_id: str | None = None
     all: bool = False
+    days: int = Field(default=90, ge=1, le=400)  # mood
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class Answer:
     code: int
     out: str = ""
     err: str = ""
+    png: str = ""  # mood: the chart, base64
 
 
 class KnownPeople(Protocol):
@@ -85,7 +88,15 @@ class MemoryAdmin:
             else:
                 result = await self._commands.forget_memory(user, request.memory_id or "")
             return Answer(0 if result.ok else 1, out=result.text + "\n")
+        if request.action == "mood":
+            return await self._mood(user, request.days)
         return Answer(0, out=(await self._commands.export(user)).decode() + "\n")
+
+    async def _mood(self, user: UserRef, days: int) -> Answer:
+        chart = await self._commands.mood(user, str(days))
+        if chart.png is None:
+            return Answer(0 if chart.ok else 1, out=chart.text + "\n")
+        return Answer(0, png=base64.b64encode(chart.png).decode())
 
     async def _users(self, known: Sequence[UserProfile]) -> Answer:
         rows = [

@@ -19,11 +19,13 @@ from zoneinfo import ZoneInfo
 from bot.engine.dates import parse_birthday
 from bot.engine.language import normalise_language
 from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
+from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
 from bot.engine.ports import (
     Clock,
     ConversationWindow,
     MemoryBrowser,
+    MoodHistory,
     OccasionPlanner,
     ProfileStore,
     ReplyTrail,
@@ -62,6 +64,20 @@ class CommandResult:
 
 
 @dataclass(frozen=True, slots=True)
+class MoodChart:
+    """A /mood answer: a caption (or why there is no chart), and the PNG when there is one."""
+
+    text: str
+    png: bytes | None = None
+    ok: bool = True
+
+
+MOOD_CHART_FILENAME = "souvenir-mood.png"
+_MOOD_DAYS_DEFAULT = 30
+_MOOD_DAYS_MAX = 400
+
+
+@dataclass(frozen=True, slots=True)
 class MemoriesListing:
     """A /memories answer: its text, and the page shown (None when there is no page to show buttons for)."""
 
@@ -85,8 +101,10 @@ class UserCommands:
         bot_name: str,
         window_ttl_hours: float = 72.0,
         trail: ReplyTrail | None = None,
+        moods: MoodHistory | None = None,
     ) -> None:
         self._profiles = profiles
+        self._moods = moods
         self._window_hours = f"{window_ttl_hours:g}"  # /privacy says when recent messages expire
         self._memories = memories
         self._window = window
@@ -289,6 +307,26 @@ class UserCommands:
             return CommandResult(say("forget_all_failed", lang), ok=False)
         return CommandResult(say("forgot_all", lang))
 
+    async def mood(self, user: UserRef, argument: str = "", hint: str | None = None) -> MoodChart:
+        """/mood [days]: the person's own chart (30 days unless they ask for up to 400)."""
+        lang = await self.language_of(user, hint)
+        word = argument.strip()
+        if word and not (_NUMBER.fullmatch(word) and 1 <= int(word) <= _MOOD_DAYS_MAX):
+            return MoodChart(say_mood("usage_mood", lang), ok=False)
+        days = int(word) if word else _MOOD_DAYS_DEFAULT
+        if self._moods is None:
+            return MoodChart(say_mood("mood_too_few", lang))
+        profile = await self._profiles.load_profile(user.key)
+        zone = profile.timezone or self._default_timezone
+        try:
+            png = await self._moods.mood_chart(user.key, days, lang, zone)
+        except Exception:
+            log.exception("could not draw a mood chart")
+            return MoodChart(say_mood("mood_unavailable", lang), ok=False)
+        if png is None:
+            return MoodChart(say_mood("mood_too_few", lang))
+        return MoodChart(say_mood("mood_caption", lang, days=days), png)
+
     async def export(self, user: UserRef) -> bytes:
         """Everything held about the person, as UTF-8 JSON."""
         profile = await self._profiles.load_profile(user.key)
@@ -313,6 +351,12 @@ class UserCommands:
             "recent_private_messages": [{"role": t.role, "text": t.text, "at": t.at.isoformat()} for t in turns],
             "memories_last_replies_drew_on": trail_json(await self._trail.recent_replies(user.key)),
         }
+        if self._moods is not None:
+            document["mood_readings"] = [
+                {"at": r.at.isoformat(), "label": r.reading.label, "valence": r.reading.valence,
+                 "intensity": r.reading.intensity, **({"topics": list(r.topics)} if r.topics else {})}
+                for r in await self._moods.mood_readings(user.key)
+            ]  # fmt: skip
         return json.dumps(document, ensure_ascii=False, indent=2, default=str).encode()
 
 

@@ -40,14 +40,17 @@ from bot.engine.ports import (
     LanguageModel,
     LongTermMemory,
     MessageClaims,
+    MoodState,
     OccasionPlanner,
     ProfileStore,
     ReplyTrail,
+    SensitiveTopics,
     TrailReply,
 )
 from bot.engine.prompt import PromptContext, build_system_prompt
 from bot.engine.stated_name import stated_name
 from bot.engine.texts import say
+from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
 from bot.errors import LLMUnavailable
 
@@ -59,6 +62,7 @@ _SEEN_FIELDS = ("display_name", "language", "first_seen_at", "last_seen_at", "la
 _CONTEXT_TURNS = 4
 # A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
 _OCCASIONS_TIMEOUT = 1.0  # seconds
+_MOOD_TIMEOUT = 0.5  # seconds: one Redis read; tone guidance is a nicety, never worth a slow reply
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +91,8 @@ class Engine:
         options: EngineOptions,
         fence: ErasureFence | None = None,
         trail: ReplyTrail | None = None,
+        moods: MoodState | None = None,
+        sensitive: SensitiveTopics | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -100,6 +106,8 @@ class Engine:
         self._options = options
         self._fence = fence or NoErasureFence()
         self._trail = trail or NoReplyTrail()
+        self._moods = moods
+        self._sensitive = sensitive
         self._locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
 
@@ -133,13 +141,17 @@ class Engine:
             )
         zone = profile.timezone or self._options.default_timezone
         local_now = now.astimezone(ZoneInfo(zone))
-        memories, occasions = await asyncio.gather(
-            self._recall(message, profile, zone), self._occasions(message, profile, local_now)
-        )
-        preferred_name = stated_name(message.text) or profile.preferred_name
+        in_group = message.chat_kind is ChatKind.GROUP
+        memories, occasions, mood = await asyncio.gather(
+            self._recall(message, profile, zone), self._occasions(message, profile, local_now),
+            self._mood(message.user.key, in_group),
+        )  # fmt: skip
+        # How they feel is theirs: tone guidance in private chats only.
+        tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
+        stated = stated_name(message.text)
+        preferred_name = stated or profile.preferred_name
         history = await self._window.recent_turns(message.conversation_id)
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
-        in_group = message.chat_kind is ChatKind.GROUP
         system = build_system_prompt(
             PromptContext(
                 persona=self._persona,
@@ -150,6 +162,7 @@ class Engine:
                 in_group=in_group,
                 memories=memories,
                 occasions=occasions,
+                tone=tone,
             )
         )
         limit = self._options.max_message_chars
@@ -187,7 +200,7 @@ class Engine:
                 last_disclosed_at=now if disclose else profile.last_disclosed_at,
                 reachable=True,
             ),
-            _SEEN_FIELDS,
+            (*_SEEN_FIELDS, "preferred_name") if stated else _SEEN_FIELDS,
         )
         await self._note_trail(message, [] if fallback else memories, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):
@@ -211,7 +224,9 @@ class Engine:
             max_words=self._options.recall_max_words,
         )
         try:
-            return list(await self._memory.recall(query))
+            found = list(await self._memory.recall(query))
+            # Painful topics are never brought into a group, even when private memories are shared there.
+            return [m for m in found if not m.sensitive] if message.chat_kind is ChatKind.GROUP else found
         except Exception:
             # A memory outage degrades the reply; it must not stop it.
             log.exception("recall failed; answering without long-term memories")
@@ -238,6 +253,23 @@ class Engine:
             log.exception("could not read dated events; answering with the profile birthday only")
             events = []
         return upcoming_occasions(profile.birthday, events, local_now.date())
+
+    async def _mood(self, user_key: str, in_group: bool) -> MoodSnapshot | None:
+        if self._moods is None or in_group:
+            return None
+        try:
+            async with asyncio.timeout(_MOOD_TIMEOUT):
+                return await self._moods.mood_snapshot(user_key)
+        except Exception:
+            log.exception("could not read how the person has been feeling; answering without tone guidance")
+            return None
+
+    def _touches_pain(self, text: str) -> bool:
+        try:
+            return self._sensitive is not None and self._sensitive.touches(text)
+        except Exception:
+            log.exception("sensitive-topic check failed")
+            return False
 
     async def _after_reply(self, exchange: Exchange) -> None:
         try:

@@ -151,6 +151,7 @@ class RecalledMemory:
     on: date | None = None  # temporal memories: the local date it happens (a yearly one: the day it was said for)
     precision: str = "day"  # of `on`: "day", "week", "month" or "year" ("next month")
     yearly: bool = False  # birthdays and anniversaries come back every year
+    sensitive: bool = False  # a painful topic: never raised unprompted, never in a group
 
 
 @dataclass(frozen=True, slots=True)

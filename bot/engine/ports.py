@@ -17,6 +17,8 @@ from bot.engine.model import (
     RecallQuery,
     UserProfile,
 )
+from bot.engine.mood import TimedReading
+from bot.engine.tone import MoodSnapshot
 
 
 class Clock(Protocol):
@@ -157,4 +159,28 @@ class Messenger(Protocol):
 
     async def send_direct(self, user_key: str, text: str) -> None:
         """Raises `bot.errors.UserUnreachable` when the platform says the person blocked the bot."""
+        ...
+
+
+class MoodState(Protocol):
+    """How a person has been feeling, read in one go (one store read) on the reply path."""
+
+    async def mood_snapshot(self, user_key: str) -> MoodSnapshot | None: ...
+
+
+class MoodHistory(Protocol):
+    """A person's own mood readings and chart (/mood, /export): shown to nobody else."""
+
+    async def mood_readings(self, user_key: str) -> list[TimedReading]:
+        """All of them, oldest first."""
+        ...
+
+    async def mood_chart(self, user_key: str, days: int, language: str, timezone: str) -> bytes | None:
+        """A PNG of the last `days` days, or None when there are fewer than 3 readings to draw."""
+        ...
+
+
+class SensitiveTopics(Protocol):
+    def touches(self, text: str) -> bool:
+        """Whether the text speaks of a painful topic (grief, illness, break-up, family conflict, job loss…)."""
         ...

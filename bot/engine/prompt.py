@@ -36,6 +36,7 @@ class PromptContext:
     in_group: bool
     memories: Sequence[RecalledMemory]
     occasions: Sequence[Occasion] = ()  # today's and the next few days', by the person's local date
+    tone: str = ""  # how to speak given how they have been feeling (`bot.engine.tone`)
 
 
 def _when(memory: RecalledMemory, local_now: datetime) -> str:
@@ -104,4 +105,6 @@ def build_system_prompt(context: PromptContext) -> str:
             lines.append(f"- {memory.text} [{when}]" if when else f"- {memory.text}")
         parts.append(f"Background you remember about {who} (for you only):\n" + "\n".join(lines))
         parts.append(_WEAVE + " " + _WHEN)
+    if context.tone:
+        parts.append(context.tone)
     return "\n\n".join(parts)

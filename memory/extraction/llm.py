@@ -11,10 +11,11 @@ import logging
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bot.engine.dates import resolve_dates
 from bot.engine.model import ChatTurn
+from bot.engine.mood import MoodLabel, MoodReading
 from bot.engine.ports import CompletionRequest, LanguageModel
 from bot.errors import LLMUnavailable
 from memory.extraction.candidates import Candidate, unique
@@ -34,7 +35,9 @@ Answer with ONE JSON object and nothing else, with these keys (empty lists when 
  "events": [{{"what": "wedding", "about": null or "sister", "date": "YYYY-MM-DD", "yearly": true for
   birthdays and anniversaries}}],
  "emotions": [{{"text": "short statement of how they feel", "sensitive": true for grief, illness,
-  breakups, mental health}}]}}
+  breakups, mental health}}],
+ "mood": {{"label": one of "joy", "calm", "sadness", "anxiety", "anger", "tiredness", "neutral" (how the
+  message feels), "valence": -1 (very negative) to 1 (very positive), "intensity": 0 to 1}}}}
 Resolve relative dates ("next month", "jeudi") against the message date. Never invent dates: leave out
 events without a real calendar date. Write the texts in the person's language. Keep only what is worth
 remembering for weeks; small talk gives empty lists."""
@@ -69,11 +72,27 @@ class _Emotion(_Lenient):
     sensitive: bool = False
 
 
+class _Mood(_Lenient):
+    label: MoodLabel
+    valence: float = Field(ge=-1.0, le=1.0)
+    intensity: float = Field(ge=0.0, le=1.0)
+
+
 class Extraction(_Lenient):
     facts: list[_Fact] = []
     preferences: list[_Preference] = []
     events: list[_Event] = []
     emotions: list[_Emotion] = []
+    mood: _Mood | None = None
+
+    @field_validator("mood", mode="wrap")
+    @classmethod
+    def _mood_or_none(cls, value: object, handler):  # type: ignore[no-untyped-def]
+        """A mood the model got wrong is dropped (the offline reading stands in), not the whole answer."""
+        try:
+            return handler(value)
+        except ValidationError:
+            return None
 
 
 def _event_date(raw: str, at: datetime, timezone: str, language: str) -> date | None:
@@ -124,8 +143,11 @@ class LlmExtractor:
         self._llm = llm
         self._max_tokens = max_tokens
 
-    async def extract(self, text: str, at: datetime, timezone: str, language: str) -> list[Candidate] | None:
-        """Candidates from the model, or None when it is unavailable or its answer stays unreadable."""
+    async def extract(
+        self, text: str, at: datetime, timezone: str, language: str, *, mood_out: list[MoodReading] | None = None
+    ) -> list[Candidate] | None:
+        """Candidates from the model, or None when it is unavailable or its answer stays unreadable. The mood
+        the model read, if any, is appended to `mood_out` (the same call: no second one per message)."""
         local = at.astimezone(ZoneInfo(timezone))
         system = SYSTEM.format(
             local_date=local.date().isoformat(), weekday=local.strftime("%A"), timezone=timezone,
@@ -142,6 +164,9 @@ class LlmExtractor:
                 return None
             try:
                 extraction = Extraction.model_validate(parse_json_object(answer))
+                if mood_out is not None and extraction.mood is not None:
+                    mood = extraction.mood
+                    mood_out.append(MoodReading(mood.label, mood.valence, mood.intensity))
                 return _candidates(extraction, at, timezone, language)
             except (ValueError, ValidationError) as exc:
                 log.debug("memory extraction: unreadable answer (attempt %d): %s", attempt + 1, exc)

@@ -186,3 +186,19 @@ async def test_a_birthday_stays_private_in_a_group_unless_shared(rig: Rig, messa
     private, shared = (r.system for r in rig.llm.requests)
     assert "birthday" not in private
     assert "Today is Léa's birthday." in shared
+
+
+async def test_the_birthday_and_a_told_anniversary_are_in_the_prompt_even_with_birthday_wishes_off(
+    rig: Rig, message: MessageFactory
+) -> None:
+    # The temporal layer comes before the conversation: wishes off (or not sent yet) does not hide the day.
+    await _set_profile(rig, birthday=MonthDay(3, 14), birthday_wishes=False, checkins=False)
+    await rig.engine.handle(message("salut !"))
+    assert "Today is Léa's birthday." in rig.llm.requests[-1].system
+
+    await _set_profile(rig, birthday=None)
+    rig.dated.events = [
+        DatedEvent("a1", "telegram:42", "wedding anniversary", date(2019, 3, 14), True, "anniversary"),
+    ]
+    await rig.engine.handle(message("hello again"))
+    assert "Today is Léa's wedding anniversary." in rig.llm.requests[-1].system

@@ -9,7 +9,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.commands import UserCommands
 from bot.engine.noop import NoPlanner
-from bot.engine.ports import Clock, MemoryBrowser, OccasionPlanner, UserDataEraser
+from bot.engine.ports import Clock, MemoryBrowser, MoodHistory, OccasionPlanner, UserDataEraser
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
 from memory.reply_trail import RedisReplyTrail
 from tests.fakes.memory_browser import InMemoryMemoryBrowser
@@ -26,6 +26,7 @@ def redis_backed_commands(
     *,
     planner: OccasionPlanner | None = None,
     schedule_eraser: UserDataEraser | None = None,
+    moods: MoodHistory | None = None,
 ) -> tuple[UserCommands, RedisProfiles, RedisConversationWindow]:
     profiles = RedisProfiles(redis)
     window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=2))
@@ -47,5 +48,6 @@ def redis_backed_commands(
         bot_name="Souvenir",
         window_ttl_hours=2,
         trail=trail,
+        moods=moods,
     )
     return commands, profiles, window

@@ -243,7 +243,7 @@ class FakeTelegram:
                 del self._failures[index]
                 return _error(failure)
         chat_id = params.get("chat_id")
-        if method in ("sendmessage", "senddocument", "sendchataction") and chat_id in self._blocked_chats:
+        if method in ("sendmessage", "senddocument", "sendphoto", "sendchataction") and chat_id in self._blocked_chats:
             return _error(blocked())
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
@@ -310,6 +310,16 @@ class FakeTelegram:
         }
         message["caption"] = params.get("caption", "")
         message["_content"] = content  # not Telegram's: lets tests read the upload
+        return message
+
+    async def _api_sendphoto(self, params: JsonObject, files: dict[str, tuple[str, bytes]]) -> JsonObject:
+        filename, content = files.get("photo", ("photo", b""))
+        message = self._new_bot_message(params)
+        size = {"file_unique_id": f"unique-{message['message_id']}", "width": 1000, "height": 520}
+        message["photo"] = [{"file_id": f"photo-{message['message_id']}", **size, "file_size": len(content)}]
+        message["caption"] = params.get("caption", "")
+        message["_content"] = content  # not Telegram's: lets tests read the upload
+        message["_file_name"] = filename
         return message
 
     async def _api_sendchataction(self, params: JsonObject, files: Any) -> bool:

@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 
 from bot.config import Settings
 from bot.engine.model import UserProfile
-from bot.engine.ports import Messenger
+from bot.engine.ports import Messenger, MoodState
 from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.sweep import Sweeper
@@ -35,6 +35,7 @@ class World:
     planner: Planner
     lease: timedelta
     sweepers: list[Sweeper] = field(default_factory=list)
+    moods: MoodState | None = None  # how the person has been feeling, when a test gives it
 
     def sweeper(self, *, llm: ScriptedLLM | None = None, messenger: Messenger | None = None) -> Sweeper:
         return Sweeper(
@@ -43,7 +44,7 @@ class World:
             profiles=self.profiles,
             window=self.window,
             dated_events=self.events,
-            composer=Composer(llm=llm or self.llm, memory=self.memory),
+            composer=Composer(llm=llm or self.llm, memory=self.memory, moods=self.moods),
             messengers={"telegram": messenger or self.messenger},
             clock=self.clock,
         )

@@ -18,6 +18,7 @@ from tests.fakes.fake_discord_rest import Sent
 LOADING = 128
 ALL_COMMANDS = {
     "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "export", "privacy",
+    "mood",
     "help",
 }
 

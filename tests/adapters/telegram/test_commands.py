@@ -35,6 +35,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "checkins",
         "groups",
         "language",
+        "mood",
         "export",
         "privacy",
     }

@@ -1,0 +1,137 @@
+"""Each person's mood readings in Redis: the time series, and the snapshot the reply path reads in one go.
+
+Keys (one module owns them; `forget_user` removes both):
+- `souvenir:mood:<user key>` — a sorted set of readings scored by time (UTC seconds), kept 400 days.
+- `souvenir:mood-state:<user key>` — JSON: the last week's readings, the person's baseline, the believed
+  patterns, when a painful topic last came up, and how many readings arrived since patterns were computed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from datetime import date, datetime, timedelta
+from typing import Any, cast
+
+import redis.asyncio as aioredis
+
+from bot.engine.mood import MOOD_LABELS, MoodPattern, MoodReading, TimedReading
+from bot.engine.tone import MoodSnapshot
+
+RETENTION = timedelta(days=400)
+_RECENT = timedelta(days=7)
+_RECENT_MAX = 200  # readings kept in the snapshot (a very talkative week is sampled from its end)
+
+
+def _series_key(user_key: str) -> str:
+    return f"souvenir:mood:{user_key}"
+
+
+def _state_key(user_key: str) -> str:
+    return f"souvenir:mood-state:{user_key}"
+
+
+def _reading_json(timed: TimedReading) -> dict[str, Any]:
+    r = timed.reading
+    return {"at": timed.at.isoformat(), "label": r.label, "valence": round(r.valence, 3),
+            "intensity": round(r.intensity, 3), "topics": list(timed.topics)}  # fmt: skip
+
+
+def _reading_from(data: dict[str, Any]) -> TimedReading | None:
+    label = data.get("label")
+    if label not in MOOD_LABELS:
+        return None
+    reading = MoodReading(label, float(data.get("valence", 0.0)), float(data.get("intensity", 0.0)))
+    return TimedReading(datetime.fromisoformat(data["at"]), reading, tuple(data.get("topics", ())))
+
+
+def _pattern_json(pattern: MoodPattern) -> dict[str, Any]:
+    data = asdict(pattern)
+    data["since"] = pattern.since.isoformat() if pattern.since else None
+    return data
+
+
+def _pattern_from(data: dict[str, Any]) -> MoodPattern:
+    since = data.get("since")
+    return MoodPattern(**{**data, "since": date.fromisoformat(since) if since else None})
+
+
+class RedisMoodSeries:
+    def __init__(self, client: aioredis.Redis, *, retention: timedelta = RETENTION) -> None:
+        self._redis = client
+        self._retention = retention
+
+    async def add(self, user_key: str, timed: TimedReading, *, sensitive: bool, now: datetime) -> int:
+        """Store one reading and refresh the snapshot; returns how many readings came since patterns were
+        last computed."""
+        key = _series_key(user_key)
+        member = json.dumps(_reading_json(timed), ensure_ascii=False, sort_keys=True)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.zadd(key, {member: timed.at.timestamp()})
+            pipe.zremrangebyscore(key, "-inf", f"({(now - self._retention).timestamp()}")
+            pipe.expire(key, int(self._retention.total_seconds()))
+            pipe.zrange(key, 0, -1)
+            pipe.get(_state_key(user_key))
+            *_, raw_all, raw_state = await pipe.execute()
+        readings = [r for raw in raw_all if (r := _reading_from(json.loads(raw))) is not None]
+        state = json.loads(raw_state) if raw_state else {}
+        if sensitive:
+            state["sensitive_at"] = timed.at.isoformat()
+        state["pending"] = int(state.get("pending", 0)) + 1
+        await self._write_state(user_key, readings, state, now)
+        return int(state["pending"])
+
+    async def set_patterns(self, user_key: str, patterns: Sequence[MoodPattern], now: datetime) -> None:
+        """The patterns just computed (the count of readings since resets)."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.zrange(_series_key(user_key), 0, -1)
+            pipe.get(_state_key(user_key))
+            raw_all, raw_state = await pipe.execute()
+        if not raw_all:
+            return  # erased meanwhile: nothing to keep patterns about
+        readings = [r for raw in raw_all if (r := _reading_from(json.loads(raw))) is not None]
+        state = json.loads(raw_state) if raw_state else {}
+        state["patterns"] = [_pattern_json(p) for p in patterns]
+        state["pending"] = 0
+        await self._write_state(user_key, readings, state, now)
+
+    async def _write_state(
+        self, user_key: str, readings: list[TimedReading], state: dict[str, Any], now: datetime
+    ) -> None:
+        recent = [r for r in readings if r.at >= now - _RECENT][-_RECENT_MAX:]
+        state["recent"] = [_reading_json(r) for r in recent]
+        state["baseline"] = sum(r.reading.valence for r in readings) / len(readings) if readings else None
+        await self._redis.set(_state_key(user_key), json.dumps(state, ensure_ascii=False),
+                              ex=int(self._retention.total_seconds()))  # fmt: skip
+
+    async def readings(self, user_key: str, since: datetime | None = None) -> list[TimedReading]:
+        """Oldest first."""
+        low = since.timestamp() if since is not None else "-inf"
+        raw_all = cast(list[bytes], await self._redis.zrangebyscore(_series_key(user_key), low, "+inf"))
+        return [r for raw in raw_all if (r := _reading_from(json.loads(raw))) is not None]
+
+    async def patterns(self, user_key: str) -> list[MoodPattern]:
+        snapshot = await self.mood_snapshot(user_key)
+        return list(snapshot.patterns) if snapshot else []
+
+    # ---- the engine's MoodState ----
+
+    async def mood_snapshot(self, user_key: str) -> MoodSnapshot | None:
+        raw = await self._redis.get(_state_key(user_key))
+        if raw is None:
+            return None
+        state = cast(dict[str, Any], json.loads(raw))
+        recent = tuple(r for d in state.get("recent", ()) if (r := _reading_from(d)) is not None)
+        sensitive_at = state.get("sensitive_at")
+        return MoodSnapshot(
+            recent=recent,
+            baseline=state.get("baseline"),
+            patterns=tuple(_pattern_from(p) for p in state.get("patterns", ())),
+            sensitive_at=datetime.fromisoformat(sensitive_at) if sensitive_at else None,
+        )
+
+    # ---- UserDataEraser ----
+
+    async def forget_user(self, user_key: str) -> None:
+        await self._redis.delete(_series_key(user_key), _state_key(user_key))
