@@ -166,7 +166,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"souvenir: configuration error: {exc}", file=sys.stderr)
         return 2
     # The terminal chat stays quiet unless a log level was asked for: the conversation is on the same screen.
-    configure_logging(settings.log_level, quiet=args.command == "chat" and "log_level" not in settings.model_fields_set)
+    configure_logging(
+        settings.log_level,
+        quiet=args.command == "chat" and "log_level" not in settings.model_fields_set,
+        json_lines=settings.log_format == "json",
+    )
     handler: Handler = args.handler
     try:
         return asyncio.run(_stoppable(handler(args, settings)))

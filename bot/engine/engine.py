@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -18,6 +19,7 @@ from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
 from bot.engine.locks import KeyedLocks
 from bot.engine.message_text import CleanText, clean_message_text
+from bot.engine.metrics import EngineMetrics, NoMetrics
 from bot.engine.model import (
     ChatKind,
     ChatTurn,
@@ -82,6 +84,7 @@ class Engine:
         clock: Clock,
         options: EngineOptions,
         fence: ErasureFence | None = None,
+        metrics: EngineMetrics | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -94,6 +97,7 @@ class Engine:
         self._clock = clock
         self._options = options
         self._fence = fence or NoErasureFence()
+        self._metrics = metrics or NoMetrics()
         self._locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
 
@@ -104,16 +108,21 @@ class Engine:
     async def handle(self, message: IncomingMessage) -> Reply | None:
         """The reply to `message`, or None when this platform message was already handled (or held nothing
         once cleaned). The text is cleaned and capped here, once for every platform, before anything is stored."""
+        self._metrics.message_handled(message.user.platform)
         cleaned = clean_message_text(message.text, self._options.max_message_chars)
         if not cleaned.text:
             log.info("a message with no text left once cleaned was ignored in %s", message.conversation_id)
+            self._metrics.reply_outcome("empty")
             return None
         message = replace(message, text=cleaned.text)
         if not await self._claims.claim(message.dedup_key):
             log.info("duplicate delivery of %s ignored", message.dedup_key)
+            self._metrics.reply_outcome("duplicate")
             return None
         async with self._locks.hold(message.conversation_id):
-            return await self._answer(message, cleaned)
+            reply = await self._answer(message, cleaned)
+        self._metrics.reply_outcome("fallback" if reply.fallback else "answered")
+        return reply
 
     async def _answer(self, message: IncomingMessage, cleaned: CleanText) -> Reply:
         now = self._clock.now()
@@ -201,12 +210,15 @@ class Engine:
             limit=self._options.recall_limit,
             max_words=self._options.recall_max_words,
         )
+        started = time.perf_counter()
         try:
             return list(await self._memory.recall(query))
         except Exception:
             # A memory outage degrades the reply; it must not stop it.
             log.exception("recall failed; answering without long-term memories")
             return []
+        finally:
+            self._metrics.recall_took(time.perf_counter() - started)
 
     async def _occasions(self, message: IncomingMessage, profile: UserProfile, local_now: datetime) -> list[Occasion]:
         """Birthdays and dated events today or just ahead, whatever recall found. Not in a group unless the
