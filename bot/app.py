@@ -25,6 +25,7 @@ from bot.config import Settings
 from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
+from bot.engine.metrics import Metrics, NoMetrics
 from bot.engine.ports import (
     Clock,
     DatedEvents,
@@ -36,7 +37,10 @@ from bot.engine.ports import (
     UserDataEraser,
 )
 from bot.errors import ConfigError, StoreUnavailable
+from bot.health import Readiness, platform_probe
+from bot.http_status import MetricsPage, serve_status
 from bot.llm.factory import open_language_model
+from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import load_persona
 from jobs import Planner, open_proactive_jobs
 from memory.data_dir_lock import hold_data_dir
@@ -95,6 +99,9 @@ class Core:
     schedule: Planner  # the one planner and due store: commands, memory and the sweep share it
     clock: Clock
     llm: LanguageModel
+    readiness: Readiness  # what /healthz reports
+    metrics: Metrics
+    metrics_page: MetricsPage | None  # None: SOUVENIR_HTTP_PORT unset, nothing exported
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
 
 
@@ -142,6 +149,11 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         embedded = settings.redis_url is None or settings.qdrant_url is None
         lock = stack.enter_context(hold_data_dir(settings.data_dir)) if embedded else None
         client = await _connect_redis(stack, settings)
+        metrics, metrics_page = _open_metrics(settings)
+        readiness = Readiness()
+        readiness.watch("redis", client.ping)
+        for platform in _configured_platforms(settings):
+            readiness.waiting(platform)
         profiles = RedisProfiles(client)
         window = RedisConversationWindow(
             client, max_turns=settings.window_turns, ttl=timedelta(hours=settings.window_ttl_hours)
@@ -149,7 +161,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         claims = RedisMessageClaims(client)
         erasures = RedisErasureLog(client)
         trail = RedisReplyTrail(client, ttl=timedelta(hours=settings.window_ttl_hours), forgotten=erasures)
-        llm = await stack.enter_async_context(open_language_model(settings))
+        llm: LanguageModel = await stack.enter_async_context(open_language_model(settings))
+        llm = MeasuredLanguageModel(llm, provider=settings.llm_provider, metrics=metrics)
         planner = DeferredPlanner()
         moods = RedisMoodSeries(client)
         sensitive = LexiconSensitiveTopics()
@@ -168,6 +181,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 moods=journal,
             )
         )
+        readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
         # Planning works without the scheduler running, so /birthday and erasure keep schedules right everywhere.
         schedule = Planner(
             settings, redis=client, profiles=profiles, dated_events=memory, clock=clock, erasures=erasures
@@ -195,6 +209,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             trail=trail,
             moods=moods,
             sensitive=sensitive,
+            metrics=metrics,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
@@ -218,7 +233,35 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 commands=commands, memory=memory, people=profiles, clock=clock, recall_limit=settings.recall_limit
             )
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
-        yield Core(settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm, moods)
+        yield Core(
+            settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
+            readiness, metrics, metrics_page, moods,
+        )  # fmt: skip
+
+
+def _open_metrics(settings: Settings) -> tuple[Metrics, MetricsPage | None]:
+    if settings.http_port is None:
+        return NoMetrics(), None
+    from bot.prometheus_metrics import PrometheusMetrics
+
+    exported = PrometheusMetrics()
+    return exported, MetricsPage(exported.render, exported.content_type)
+
+
+def _configured_platforms(settings: Settings) -> list[str]:
+    names = {"telegram": settings.telegram_token, "discord": settings.discord_token}
+    return [name for name, token in names.items() if token is not None]
+
+
+@asynccontextmanager
+async def open_status_server(core: Core) -> AsyncIterator[int | None]:
+    """/healthz and /metrics on SOUVENIR_HTTP_PORT for as long as the core runs; yields the bound port."""
+    port = core.settings.http_port
+    if port is None:
+        yield None
+        return
+    async with serve_status(core.readiness, core.metrics_page, host=core.settings.http_host, port=port) as bound:
+        yield bound
 
 
 
@@ -235,12 +278,14 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             messengers["telegram"] = await stack.enter_async_context(
                 run_telegram(settings, engine=core.engine, commands=core.commands)
             )
+            _watch_platform(stack, core.readiness, "telegram", messengers["telegram"])
         if settings.discord_token is not None:
             from adapters.discord import run_discord
 
             messengers["discord"] = await stack.enter_async_context(
                 run_discord(settings, engine=core.engine, commands=core.commands)
             )
+            _watch_platform(stack, core.readiness, "discord", messengers["discord"])
         await stack.enter_async_context(
             open_proactive_jobs(
                 settings,
@@ -254,6 +299,12 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 clock=core.clock,
                 persona=core.engine.persona,
                 moods=core.moods,
+                metrics=core.metrics,
             )
         )
         yield sorted(messengers)
+
+
+def _watch_platform(stack: AsyncExitStack, readiness: Readiness, name: str, messenger: Messenger) -> None:
+    readiness.watch(name, platform_probe(messenger))
+    stack.callback(readiness.waiting, name, "stopped")

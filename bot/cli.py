@@ -32,6 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="start every configured platform adapter and the scheduler")
     run.set_defaults(handler=_run)
 
+    doctor = sub.add_parser("doctor", help="check the set-up: settings, data dir, Redis, Qdrant, LLM, platform tokens")
+    doctor.set_defaults(handler=_doctor)
+
     chat = sub.add_parser("chat", help="chat with the companion in this terminal")
     chat.add_argument("--user", default="you", help="who you are in this chat (default: you)")
     chat.set_defaults(handler=_chat)
@@ -109,6 +112,12 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
         )  # fmt: skip
         await chat.run()
     return 0
+
+
+async def _doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.doctor import run_doctor
+
+    return await run_doctor(settings)
 
 
 async def _memories(args: argparse.Namespace, settings: Settings) -> int:
@@ -205,10 +214,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = load_settings()
     except ConfigError as exc:
+        if args.command == "doctor":
+            from bot.doctor import report_invalid_config
+
+            return report_invalid_config(exc)
         print(f"souvenir: configuration error: {exc}", file=sys.stderr)
         return 2
     # The terminal chat stays quiet unless a log level was asked for: the conversation is on the same screen.
-    configure_logging(settings.log_level, quiet=args.command == "chat" and "log_level" not in settings.model_fields_set)
+    configure_logging(
+        settings.log_level,
+        quiet=args.command == "chat" and "log_level" not in settings.model_fields_set,
+        json_lines=settings.log_format == "json",
+    )
     handler: Handler = args.handler
     try:
         return asyncio.run(_stoppable(handler(args, settings)))

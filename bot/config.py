@@ -97,6 +97,11 @@ class Settings(BaseSettings):
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
+    # Operations (issue 13): /healthz and /metrics on this port (unset: off), and the log line format.
+    http_port: int | None = Field(default=None, ge=0, le=65535)
+    http_host: str = "0.0.0.0"
+    log_format: Literal["text", "json"] = "text"
+
     @field_validator("default_timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:

@@ -7,12 +7,14 @@ with a count of the ones held back, so a model that keeps failing does not flood
 
 from __future__ import annotations
 
+import json
 import logging
 import sys
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+from datetime import UTC, datetime
 
 OWN_LOGGERS = ("bot", "adapters", "memory", "jobs", "souvenir")
 _FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -56,11 +58,27 @@ class RateLimitedWarnings(logging.Filter):
         return True
 
 
-def configure_logging(level: str, *, quiet: bool = False) -> None:
+class JsonLines(logging.Formatter):
+    """One JSON object per line (SOUVENIR_LOG_FORMAT=json), for a log collector: time (UTC, ISO 8601), level,
+    logger, message, and the traceback when there is one."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            entry["exception"] = self.formatException(record.exc_info)
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def configure_logging(level: str, *, quiet: bool = False, json_lines: bool = False) -> None:
     """Log to stderr. `quiet` (the terminal chat, when no level was asked for) shows warnings and errors
     only, so the conversation is not drowned in log lines."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(_FORMAT))
+    handler.setFormatter(JsonLines() if json_lines else logging.Formatter(_FORMAT))
     if level != "DEBUG":
         handler.addFilter(RateLimitedWarnings())
     logging.basicConfig(level="DEBUG" if level == "DEBUG" else "WARNING", handlers=[handler], force=True)

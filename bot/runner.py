@@ -8,7 +8,7 @@ import signal
 import sys
 from contextlib import AsyncExitStack
 
-from bot.app import Core, open_core, open_platforms_and_jobs
+from bot.app import Core, open_core, open_platforms_and_jobs, open_status_server
 from bot.config import Settings
 
 log = logging.getLogger(__name__)
@@ -66,6 +66,7 @@ async def run_companion(settings: Settings) -> int:
     async with AsyncExitStack() as stack:
         stack.callback(signals.uninstall)  # last of all: a signal while the stores close must not kill the process
         core = await stack.enter_async_context(open_core(settings))
+        await stack.enter_async_context(open_status_server(core))  # /healthz says 503 until the platforms are up
         signals.install()  # after the core starts: until then a signal cancels start-up (bot.cli)
         serving = asyncio.create_task(_serve(core, signals.first), name="souvenir-serving")
         hurry = asyncio.create_task(signals.second.wait())

@@ -12,6 +12,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.config import Settings
+from bot.engine.metrics import ProactiveMetrics
 from bot.engine.persona import Persona
 from bot.engine.ports import Clock, DatedEvents, LanguageModel, LongTermMemory, Messenger, MoodState
 from jobs.compose import Composer
@@ -75,6 +76,7 @@ async def open_proactive_jobs(
     interval: timedelta = timedelta(minutes=1),
     compose_timeout: timedelta = timedelta(minutes=2),
     shutdown_timeout: timedelta = timedelta(seconds=30),
+    metrics: ProactiveMetrics | None = None,
 ) -> AsyncIterator[Planner]:
     """Start the every-minute sweep over `planner`'s schedule (the one planner the app also hands to commands
     and memory, so both see one due store); yield it; stop on exit.
@@ -91,6 +93,7 @@ async def open_proactive_jobs(
         composer=Composer(llm=llm, memory=memory, timeout=compose_timeout, persona=persona, moods=moods),
         messengers=messengers,
         clock=clock,
+        metrics=metrics,
     )
     job = _SweepJob(sweeper)
     quiet_apscheduler = logging.getLogger("apscheduler.executors")

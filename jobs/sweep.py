@@ -23,6 +23,7 @@ from enum import Enum
 from typing import TypeVar
 
 from bot.config import Settings
+from bot.engine.metrics import NoMetrics, ProactiveMetrics
 from bot.engine.model import ChatTurn, UserProfile, UserRef, dm_conversation_id
 from bot.engine.ports import Clock, DatedEvents, Messenger
 from bot.errors import UserUnreachable
@@ -60,6 +61,10 @@ class _Result:
     at: datetime | None = None
 
 
+# Why a due message was not sent this time, as /metrics names it.
+_SKIPPED_CLAIMS = {Claim.CAPPED: "capped", Claim.AWAITING_ANSWER: "awaiting_answer", Claim.DONE: "already_sent"}
+
+
 class Sweeper:
     def __init__(
         self,
@@ -75,8 +80,10 @@ class Sweeper:
         batch_size: int = 200,
         concurrency: int = 32,
         retry_delay: timedelta = timedelta(minutes=1),
+        metrics: ProactiveMetrics | None = None,
     ) -> None:
         self._settings = settings
+        self._metrics = metrics or NoMetrics()
         self._due = due
         self._profiles = profiles
         self._window = window
@@ -125,6 +132,7 @@ class Sweeper:
                     sends.append(decision)
                 else:
                     log.debug("no messenger for %s; skipping %s", decision.request.member.platform, decision.request)
+                    self._metrics.proactive_skipped("no_messenger")
                     moves[decision.request.member] = decision.next_at
         await self._due.apply(moves=moves, forgotten_events=forgotten)
 
@@ -153,6 +161,8 @@ class Sweeper:
         sent: list[tuple[ClaimRequest, datetime]] = []
         released: list[tuple[ClaimRequest, bool]] = []
         for result in results:
+            if result is not None:
+                self._count(result.outcome)
             if result is None or result.outcome is Outcome.OVERTAKEN:
                 continue
             member = result.send.request.member
@@ -176,6 +186,8 @@ class Sweeper:
         ready: list[tuple[Send, Claim]] = []
         for send, claim in zip(sends, claims, strict=True):
             member = send.request.member
+            if claim is not Claim.CLAIMED and claim is not Claim.TAKEN_OVER:
+                self._metrics.proactive_skipped(_SKIPPED_CLAIMS.get(claim, claim.name.lower()))
             if claim is Claim.CLAIMED or claim is Claim.TAKEN_OVER:
                 if claim is Claim.TAKEN_OVER:
                     log.info("%s: taking over a claim abandoned by a stopped sweep", send.request.field)
@@ -190,6 +202,12 @@ class Sweeper:
                 moves[member] = send.next_at
             # BUSY: another sweep holds it; the item comes back after its lease
         return await self._send_chunk(ready)
+
+    def _count(self, outcome: Outcome) -> None:
+        if outcome is Outcome.SENT:
+            self._metrics.proactive_sent()
+        else:
+            self._metrics.proactive_skipped(outcome.value)
 
     async def _guarded(self, member: Member, work: Awaitable[T]) -> T | None:
         async with self._concurrency:

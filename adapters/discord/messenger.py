@@ -17,6 +17,10 @@ class DiscordMessenger:
     def __init__(self, client: discord.Client) -> None:
         self._client = client
 
+    def connected(self) -> bool:
+        """The gateway is up (read by /healthz)."""
+        return self._client.is_ready() and not self._client.is_closed()
+
     async def send_direct(self, user_key: str, text: str) -> None:
         """Opens (or reuses) the DM channel and sends the text; `UserUnreachable` when Discord refuses."""
         user_id = discord_user_id(user_key)

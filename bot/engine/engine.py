@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -18,6 +19,7 @@ from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
 from bot.engine.locks import KeyedLocks
 from bot.engine.message_text import CleanText, clean_message_text
+from bot.engine.metrics import EngineMetrics, NoMetrics
 from bot.engine.model import (
     ChatKind,
     ChatTurn,
@@ -93,6 +95,7 @@ class Engine:
         trail: ReplyTrail | None = None,
         moods: MoodState | None = None,
         sensitive: SensitiveTopics | None = None,
+        metrics: EngineMetrics | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -108,6 +111,7 @@ class Engine:
         self._trail = trail or NoReplyTrail()
         self._moods = moods
         self._sensitive = sensitive
+        self._metrics = metrics or NoMetrics()
         self._locks = KeyedLocks()
         self._background: set[asyncio.Task[None]] = set()
 
@@ -118,16 +122,21 @@ class Engine:
     async def handle(self, message: IncomingMessage) -> Reply | None:
         """The reply to `message`, or None when this platform message was already handled (or held nothing
         once cleaned). The text is cleaned and capped here, once for every platform, before anything is stored."""
+        self._metrics.message_handled(message.user.platform)
         cleaned = clean_message_text(message.text, self._options.max_message_chars)
         if not cleaned.text:
             log.info("a message with no text left once cleaned was ignored in %s", message.conversation_id)
+            self._metrics.reply_outcome("empty")
             return None
         message = replace(message, text=cleaned.text)
         if not await self._claims.claim(message.dedup_key):
             log.info("duplicate delivery of %s ignored", message.dedup_key)
+            self._metrics.reply_outcome("duplicate")
             return None
         async with self._locks.hold(message.conversation_id):
-            return await self._answer(message, cleaned)
+            reply = await self._answer(message, cleaned)
+        self._metrics.reply_outcome("fallback" if reply.fallback else "answered")
+        return reply
 
     async def _answer(self, message: IncomingMessage, cleaned: CleanText) -> Reply:
         now = self._clock.now()
@@ -223,6 +232,7 @@ class Engine:
             limit=self._options.recall_limit,
             max_words=self._options.recall_max_words,
         )
+        started = time.perf_counter()
         try:
             found = list(await self._memory.recall(query))
             # Painful topics are never brought into a group, even when private memories are shared there.
@@ -231,6 +241,8 @@ class Engine:
             # A memory outage degrades the reply; it must not stop it.
             log.exception("recall failed; answering without long-term memories")
             return []
+        finally:
+            self._metrics.recall_took(time.perf_counter() - started)
 
     async def _note_trail(self, message: IncomingMessage, memories: list[RecalledMemory], now: datetime) -> None:
         """What this reply drew on, for "/memories why"; a trail that cannot be written never stops the reply."""

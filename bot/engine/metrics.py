@@ -1,0 +1,59 @@
+"""What the companion counts, as small ports: the engine, the LLM and the scheduler report through these and
+never see how (or whether) the figures are exported. `NoMetrics` is the default everywhere."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+
+class EngineMetrics(Protocol):
+    def message_handled(self, platform: str) -> None:
+        """A platform message reached the engine (duplicates and empty ones included)."""
+        ...
+
+    def reply_outcome(self, outcome: str) -> None:
+        """What became of it: answered, fallback, duplicate, empty."""
+        ...
+
+    def recall_took(self, seconds: float) -> None: ...
+
+
+class LLMMetrics(Protocol):
+    def llm_call(self, provider: str, seconds: float, error: str | None) -> None:
+        """One call to the model; `error` names the failure (None when it answered)."""
+        ...
+
+
+class ProactiveMetrics(Protocol):
+    def proactive_sent(self) -> None: ...
+
+    def proactive_skipped(self, reason: str) -> None:
+        """Held back or not sent: capped, awaiting_answer, already_sent, unconfirmed, busy, failed, unreachable,
+        overtaken, no_messenger."""
+        ...
+
+
+class Metrics(EngineMetrics, LLMMetrics, ProactiveMetrics, Protocol):
+    """All of them: what the app hands around."""
+
+
+class NoMetrics:
+    """Counts nothing (no SOUVENIR_HTTP_PORT, tests, the terminal chat)."""
+
+    def message_handled(self, platform: str) -> None:
+        return None
+
+    def reply_outcome(self, outcome: str) -> None:
+        return None
+
+    def recall_took(self, seconds: float) -> None:
+        return None
+
+    def llm_call(self, provider: str, seconds: float, error: str | None) -> None:
+        return None
+
+    def proactive_sent(self) -> None:
+        return None
+
+    def proactive_skipped(self, reason: str) -> None:
+        return None
