@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 import numpy as np
 
 from bot.engine.mood import MOOD_LABELS, MoodLabel, MoodPattern, TimedReading
-from memory.mood.stats import group_share_pvalues, holm, hypergeometric_tail, mean_shift_pvalue
+from memory.mood.stats import group_share_pvalues, holm, hypergeometric_tail, window_shift_pvalue
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 TESTED_MOODS: tuple[MoodLabel, ...] = tuple(m for m in MOOD_LABELS if m != "neutral")
@@ -46,7 +46,7 @@ class PatternRules:
     min_evidence: int = 3  # readings of the mood in the group
     min_days: int = 3  # distinct days those readings fall on
     min_group_days: int = 4  # a weekday/part of day must have readings on this many days to be tested
-    trend_windows: tuple[int, ...] = (7, 14, 28)  # recent windows tried (days), corrected for
+    trend_windows: tuple[int, ...] = (7, 14, 28)  # recent windows tried (days), in one max-statistic test
     min_baseline_days: int = 14
     min_trend_shift: float = 0.2  # in valence units
     permutations: int = 9999
@@ -127,43 +127,40 @@ def _day_part_patterns(days: list[date], parts: list[int], labels: list[str], ru
 
 
 def _trend_patterns(days: list[date], valences: list[float], rules: PatternRules) -> list[MoodPattern]:
-    """Recent windows against the days before them; the best window (Bonferroni over the windows tried)."""
+    """Recent windows of day-mean valence against the days before them (one max-statistic test)."""
     by_day: dict[date, list[float]] = {}
     for d, v in zip(days, valences, strict=True):
         by_day.setdefault(d, []).append(v)
     ordered = sorted(by_day)
     means = np.array([float(np.mean(by_day[d])) for d in ordered])
     last = ordered[-1]
-    best: tuple[float, float, int] | None = None  # p, shift, window
-    for window in rules.trend_windows:
-        recent = np.array([(last - d).days < window for d in ordered])
-        if recent.sum() < 3 or (~recent).sum() < rules.min_baseline_days:
-            continue
-        shift = float(means[recent].mean() - means[~recent].mean())
-        if abs(shift) < rules.min_trend_shift:
-            continue
-        p = mean_shift_pvalue(means, recent, permutations=rules.permutations, seed=rules.seed)
-        if best is None or p < best[0]:
-            best = (p, shift, window)
-    if best is None:
+    masks = [np.array([(last - d).days < w for d in ordered]) for w in rules.trend_windows]
+    usable = [(w, m) for w, m in zip(rules.trend_windows, masks, strict=True)
+              if m.sum() >= 3 and (~m).sum() >= rules.min_baseline_days]  # fmt: skip
+    if not usable:
         return []
-    p = min(1.0, best[0] * len(rules.trend_windows))
-    if p >= rules.alpha_other:
+    windows = np.stack([m for _, m in usable])
+    p, best = window_shift_pvalue(means, windows, permutations=rules.permutations, seed=rules.seed)
+    window, recent = usable[best]
+    shift = float(means[recent].mean() - means[~recent].mean())
+    if p >= rules.alpha_other or abs(shift) < rules.min_trend_shift:
         return []
-    direction = "down" if best[1] < 0 else "up"
-    since = _change_point(ordered, means, down=best[1] < 0, window=best[2], rules=rules)
+    since = _change_point(ordered, means, down=shift < 0, window=window, rules=rules)
     evidence = sum(len(by_day[d]) for d in ordered if d >= since)
-    return [MoodPattern("trend", direction=direction, since=since, evidence=evidence, p_value=round(p, 6))]
+    return [MoodPattern("trend", direction="down" if shift < 0 else "up", since=since, evidence=evidence,
+                        p_value=round(p, 6))]  # fmt: skip
 
 
 def _change_point(ordered: list[date], means: np.ndarray, *, down: bool, window: int, rules: PatternRules) -> date:
     """The first day of the recent stretch: the split that best separates the days after from the baseline
-    (a t-like score, in the trend's direction), no earlier than twice the window that found the trend, with
-    at least three recent days and the baseline's minimum."""
+    (a t-like score, in the trend's direction), between half and one and a half times the window that found
+    the trend, keeping at least three recent days and the baseline's minimum."""
     last = ordered[-1]
-    earliest = next(i for i, d in enumerate(ordered) if (last - d).days < 2 * window)
+    candidates = [i for i, d in enumerate(ordered)
+                  if window / 2 <= (last - d).days + 1 <= 1.5 * window
+                  and i >= rules.min_baseline_days and len(ordered) - i >= 3]  # fmt: skip
     best_score, best_at = -np.inf, len(ordered) - 3
-    for at in range(max(rules.min_baseline_days, earliest), len(ordered) - 2):
+    for at in candidates:
         before, after = means[:at], means[at:]
         shift = after.mean() - before.mean()
         score = (-shift if down else shift) * np.sqrt(len(before) * len(after) / len(ordered))

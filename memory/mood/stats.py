@@ -45,20 +45,32 @@ def _shares(counts: np.ndarray, totals: np.ndarray) -> np.ndarray:
     return np.divide(counts, totals[..., None], out=np.zeros_like(counts), where=totals[..., None] > 0)
 
 
-def mean_shift_pvalue(values: np.ndarray, recent: np.ndarray, *, permutations: int, seed: int) -> float:
-    """Two-sided permutation p-value of the difference between the mean of `values[recent]` and the rest."""
-    observed = abs(values[recent].mean() - values[~recent].mean())
+def window_shift_pvalue(values: np.ndarray, windows: np.ndarray, *, permutations: int, seed: int) -> tuple[float, int]:
+    """Did the values in any of the recent windows (boolean masks, one row each) shift from the rest?
+
+    The statistic is the largest standardised mean difference over the windows, and the null shuffles the
+    values, so trying several windows costs no correction beyond this one max. Two-sided. Returns the
+    p-value and the index of the window with the largest shift."""
+    sizes = windows.sum(axis=1)
+    rest = len(values) - sizes
+    scale = np.sqrt(1.0 / sizes + 1.0 / rest)
+
+    def largest(batch: np.ndarray) -> np.ndarray:
+        inside = batch @ windows.T.astype(np.float64)
+        diff = inside / sizes - (batch.sum(axis=1, keepdims=True) - inside) / rest
+        return np.asarray(np.abs(diff) / scale)
+
+    observed = largest(values[None, :])[0]
+    best = int(np.argmax(observed))
     rng = np.random.default_rng(seed)
-    k = int(recent.sum())
     as_extreme = 0
     done = 0
     while done < permutations:
         size = min(_CHUNK * 8, permutations - done)
         shuffled = rng.permuted(np.tile(values, (size, 1)), axis=1)
-        diff = np.abs(shuffled[:, :k].mean(axis=1) - shuffled[:, k:].mean(axis=1))
-        as_extreme += int((diff >= observed - 1e-12).sum())
+        as_extreme += int((largest(shuffled).max(axis=1) >= observed[best] - 1e-12).sum())
         done += size
-    return (1.0 + as_extreme) / (1.0 + permutations)
+    return (1.0 + as_extreme) / (1.0 + permutations), best
 
 
 def hypergeometric_tail(successes_drawn: int, drawn: int, successes: int, population: int) -> float:
