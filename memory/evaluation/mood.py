@@ -58,7 +58,9 @@ async def run_mood_eval(data: Path, json_out: Path | None, *, llm: bool = False)
     print(f"{report['n']} messages: accuracy {report['accuracy']:.3f}, macro-F1 {report['macro_f1']:.3f}, "
           f"valence sign {report['valence_sign_accuracy']:.3f}")  # fmt: skip
     for label, scores in report["per_label"].items():
-        print(f"  {label:<10} precision {scores['precision']:.3f}  recall {scores['recall']:.3f}  f1 {scores['f1']:.3f}")
+        print(
+            f"  {label:<10} precision {scores['precision']:.3f}  recall {scores['recall']:.3f}  f1 {scores['f1']:.3f}"
+        )
     return 0
 
 
@@ -78,7 +80,7 @@ def _load_series(path: Path) -> list[_TimedLine]:
             raise ConfigError(f"{path}:{number}: expected {{\"at\": ISO-8601 with offset, \"text\": …}} "
                               f"({exc.__class__.__name__})") from exc  # fmt: skip
         if row.at.utcoffset() is None:
-            raise ConfigError(f"{path}:{number}: \"at\" needs a UTC offset, e.g. 2025-03-02T21:40:00+01:00")
+            raise ConfigError(f'{path}:{number}: "at" needs a UTC offset, e.g. 2025-03-02T21:40:00+01:00')
         out.append(row)
     return out
 
@@ -106,9 +108,9 @@ async def run_patterns_eval(data: Path, json_out: Path | None) -> int:
         for row, reading in zip(rows, readings, strict=True)
     ]
     patterns = find_patterns_local(series, [row.at for row in rows]) if series else []
-    report = {"readings": len(series), "patterns": [pattern_json(p) for p in patterns]}
-    _write(json_out, report)
+    found = [pattern_json(p) for p in patterns]
+    _write(json_out, {"readings": len(series), "patterns": found})
     print(f"{len(series)} readings, {len(patterns)} pattern(s)")
-    for entry in report["patterns"]:
+    for entry in found:
         print("  " + ", ".join(f"{k}={v}" for k, v in entry.items()))
     return 0

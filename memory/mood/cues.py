@@ -21,7 +21,8 @@ _WORDS: dict[str, tuple[str, ...]] = {
         "happy", "happi", "glad", "joy", "excit", "amazing", "awesome", "fantastic", "wonderful", "love", "lovely",
         "thrill", "proud", "yay", "yess", "we won", "celebrat", "hilarious", "laugh", "lol$", "haha", "delight",
         "brilliant", "incredible", "smil", "glorious", "best day", "best news", "great news", "not bad",
-        "heureu", "content", "ravi", "joie", "genial", "trop bien", "adore", "kiff", "fier$", "fiere$", "youpi", "on a gagne",
+        "heureu", "content", "ravi", "joie", "genial", "trop bien", "adore", "kiff", "fier$", "fiere$", "youpi",
+        "on a gagne",
         "magique", "incroyable", "rire", "drole", "bonheur", "aux anges", "felicit", "pas mal", "trop hate",
         "super journee", "super bien", "meilleure nouvelle", "saute de joie",
     ),
@@ -36,7 +37,8 @@ _WORDS: dict[str, tuple[str, ...]] = {
         "sad$", "cry$", "cried", "crying", "tears", "miss ", "missing", "lonely", "alone", "heartbroken", "broken",
         "grief", "griev", "died", "passed away", "put down", "lost my", "empty", "feel down", "feeling down",
         "so low", "depress", "hurts", "disappoint", "grey", "gray", "unhappy", "left me", "miserable", "💔",
-        "triste", "pleur", "manque", "seul$", "seule$", "seuls$", "coeur brise", "deuil", "decede", "mort$", "morte$", "perdu", "vide$", "deprim",
+        "triste", "pleur", "manque", "seul$", "seule$", "seuls$", "coeur brise", "deuil", "decede", "mort$", "morte$",
+        "perdu", "vide$", "deprim",
         "cafard", "moral$", "decu", "decue", "chagrin", "broie du noir", "gris$", "m'a quitte", "malheureu",
     ),
     "anxiety": (
@@ -79,7 +81,8 @@ _NEGATION_EXEMPT = frozenset(("not bad", "pas mal", "pas de pression", "rien ne 
                               "energy", "energie", "batterie"))  # fmt: skip
 _CLAUSE_BREAKS = frozenset(("but", "just", "only", "mais", "juste", "seulement", "stop", "arreter"))
 _INTENSIFIERS = frozenset(("so", "very", "really", "totally", "completely", "absolutely", "extremely", "super",
-                           "trop", "tres", "tellement", "vraiment", "completement", "grave", "hyper", "vachement"))  # fmt: skip
+                           "trop", "tres", "tellement", "vraiment", "completement", "grave", "hyper",
+                           "vachement"))  # fmt: skip
 _SARCASM = ("🙄", "oh great", "oh wonderful", "oh super", "thanks a lot", "merci beaucoup", "classy", "la classe",
             "just perfect", "parfait, vraiment", "as always", "comme d'hab", "nice.", "wonderful.", "genial.",
             "fantastic service", "really appreciated")  # fmt: skip

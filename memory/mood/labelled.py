@@ -34,7 +34,9 @@ def load_labelled(path: Path) -> list[LabelledMessage]:
         try:
             row = _Line.model_validate(json.loads(line))
         except (json.JSONDecodeError, ValidationError) as exc:
-            raise ConfigError(f"{path}:{number}: expected {{\"text\", \"lang\", \"label\"}} with a label among "
-                              f"joy, calm, sadness, anxiety, anger, tiredness, neutral ({exc.__class__.__name__})") from exc  # fmt: skip
+            raise ConfigError(
+                f'{path}:{number}: expected {{"text", "lang", "label"}} with a label among '
+                f"joy, calm, sadness, anxiety, anger, tiredness, neutral ({exc.__class__.__name__})"
+            ) from exc
         out.append(LabelledMessage(row.text, row.lang, row.label))
     return out

@@ -72,7 +72,7 @@ def find_patterns_local(
     days = [t.date() for t in local_times]
     if (max(days) - min(days)).days + 1 < rules.min_span_days:
         return []
-    labels = [r.reading.label for r in readings]
+    labels: list[str] = [r.reading.label for r in readings]
     return [
         *_weekday_patterns(days, labels, rules),
         *_day_part_patterns(days, [_PART_OF_HOUR[t.hour] for t in local_times], labels, rules),

@@ -33,7 +33,9 @@ def _score(head: MoodHead, texts: list[str], x: np.ndarray, gold: list[str]) -> 
     return score_readings(gold, readings)
 
 
-def cross_validate(texts: list[str], x: np.ndarray, gold: list[str], *, folds: int, l2: float, dim: int) -> dict[str, Any]:
+def cross_validate(
+    texts: list[str], x: np.ndarray, gold: list[str], *, folds: int, l2: float, dim: int
+) -> dict[str, Any]:
     y = np.array([MOOD_LABELS.index(g) for g in gold])
     fold_of = np.arange(len(texts)) % folds  # the file is grouped by label: this stratifies the folds
     probabilities = np.zeros((len(texts), len(MOOD_LABELS)))
@@ -48,7 +50,7 @@ def cross_validate(texts: list[str], x: np.ndarray, gold: list[str], *, folds: i
 async def _main(args: argparse.Namespace) -> None:
     embedder = UseEmbedder()
     rows = load_labelled(args.data)
-    texts, gold = [r.text for r in rows], [r.label for r in rows]
+    texts, gold = [r.text for r in rows], [str(r.label) for r in rows]
     x = features(texts, await embedder.embed(texts))
     dim = embedder.dimension
     print(f"training set: {len(rows)} messages from {args.data}")
@@ -77,7 +79,9 @@ def main() -> None:
     parser.add_argument("--heldout", type=Path, default=ROOT / "tests" / "data" / "mood_heldout.jsonl")
     parser.add_argument("--out", default=str(SHIPPED_HEAD), help="where to write the head ('' to skip)")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--l2", type=float, nargs="+", default=[30.0], help="penalties to cross-validate; the first is shipped")
+    parser.add_argument(
+        "--l2", type=float, nargs="+", default=[30.0], help="penalties to cross-validate; the first is shipped"
+    )
     args = parser.parse_args()
     args.out = Path(args.out) if args.out else None
     asyncio.run(_main(args))

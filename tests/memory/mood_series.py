@@ -15,7 +15,8 @@ MONDAY = datetime(2025, 3, 3, tzinfo=UTC)
 
 TEXTS: dict[str, tuple[str, ...]] = {
     "joy": ("I got the promotion, so happy!", "Super soirée, on a tellement ri", "Best weekend in ages 😁"),
-    "calm": ("Quiet evening with a book, feeling peaceful", "Je me sens sereine aujourd'hui", "Tea on the balcony, relaxed"),
+    "calm": ("Quiet evening with a book, feeling peaceful", "Je me sens sereine aujourd'hui",
+             "Tea on the balcony, relaxed"),
     "sadness": ("I miss her so much, I cried again", "Je me sens tellement seul", "Feeling really low today 😢"),
     "anxiety": ("I'm so anxious about tomorrow, can't stop worrying", "J'ai l'angoisse de la semaine qui arrive",
                 "Stressed out and scared about work 😰"),
@@ -26,8 +27,13 @@ TEXTS: dict[str, tuple[str, ...]] = {
 
 
 def planted_labels(
-    seed: int, *, weeks: int = 8, per_day: tuple[int, int] = (1, 3), sunday_anxiety: float = 0.0,
-    low_from_day: int | None = None, hours: tuple[int, int] = (8, 21),
+    seed: int,
+    *,
+    weeks: int = 8,
+    per_day: tuple[int, int] = (1, 3),
+    sunday_anxiety: float = 0.0,
+    low_from_day: int | None = None,
+    hours: tuple[int, int] = (8, 21),
 ) -> list[tuple[datetime, MoodLabel]]:
     """Random moods at random times between `hours` (UTC); on Sundays `sunday_anxiety` of messages are anxious; from
     `low_from_day` on, most messages are sad or tired."""
