@@ -111,11 +111,16 @@ def _over_represented(
             mood = MOOD_LABELS[m]
             if kind == "weekday":
                 found.append(MoodPattern("weekday", mood=mood, weekday=group_names[g], evidence=evidence,
-                                         p_value=round(p, 6)))  # fmt: skip
+                                         p_value=_rounded(p)))  # fmt: skip
             else:
                 found.append(MoodPattern("time_of_day", mood=mood, hours=group_names[g], evidence=evidence,
-                                         p_value=round(p, 6)))  # fmt: skip
+                                         p_value=_rounded(p)))  # fmt: skip
     return sorted(found, key=lambda p: (p.p_value or 0.0, -p.evidence))
+
+
+def _rounded(p: float) -> float:
+    """Three significant figures: small p-values stay readable (1.2e-07, not 0.0)."""
+    return float(f"{p:.3g}")
 
 
 def _weekday_patterns(days: list[date], labels: list[str], rules: PatternRules) -> list[MoodPattern]:
@@ -148,7 +153,7 @@ def _trend_patterns(days: list[date], valences: list[float], rules: PatternRules
     since = _change_point(ordered, means, down=shift < 0, window=window, rules=rules)
     evidence = sum(len(by_day[d]) for d in ordered if d >= since)
     return [MoodPattern("trend", direction="down" if shift < 0 else "up", since=since, evidence=evidence,
-                        p_value=round(p, 6))]  # fmt: skip
+                        p_value=_rounded(p))]  # fmt: skip
 
 
 def _change_point(ordered: list[date], means: np.ndarray, *, down: bool, window: int, rules: PatternRules) -> date:
@@ -191,7 +196,7 @@ def _topic_patterns(
             tests.append((topic, mood, len(hits) if enough else -1, p, ratio))
     adjusted = holm([t[3] for t in tests])
     found = [
-        MoodPattern("topic", mood=mood, topic=topic, evidence=evidence, p_value=round(p, 6))
+        MoodPattern("topic", mood=mood, topic=topic, evidence=evidence, p_value=_rounded(p))
         for (topic, mood, evidence, _, ratio), p in zip(tests, adjusted, strict=True)
         if evidence >= 0 and p < rules.alpha_other and ratio >= rules.min_ratio
     ]

@@ -11,7 +11,8 @@ import re
 
 from memory.mood.cues import normalised
 
-# Canonical (English) key -> words, accent-stripped, matched as whole words.
+# Canonical (English) key -> words, accent-stripped, matched as whole words. No mood words here (sleep,
+# stress): a topic that is the mood itself would co-occur with it by definition.
 _KEYWORDS: dict[str, tuple[str, ...]] = {
     "father": ("father", "dad", "daddy", "papa", "pere", "paternel"),
     "mother": ("mother", "mum", "mom", "mommy", "mummy", "maman", "mere"),
@@ -26,7 +27,6 @@ _KEYWORDS: dict[str, tuple[str, ...]] = {
     "work": ("work", "job", "office", "boulot", "travail", "bureau", "meeting", "reunion", "taf", "deadline"),
     "money": ("money", "rent", "bills", "debt", "argent", "loyer", "factures", "dettes", "fric"),
     "health": ("doctor", "hospital", "illness", "medecin", "hopital", "maladie", "docteur", "surgery", "operation"),
-    "sleep": ("sleep", "insomnia", "dormir", "sommeil", "insomnie", "nuit blanche"),
     "school": ("exam", "exams", "school", "examen", "examens", "ecole", "partiel", "partiels", "fac", "university"),
 }  # fmt: skip
 _PATTERNS = {key: re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, words)) + r")(?!\w)")
