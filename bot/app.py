@@ -47,7 +47,8 @@ from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
-from memory.mood import find_mood_patterns, open_mood_reader
+from memory.index_factory import open_embedder
+from memory.mood import find_patterns, open_mood_reader
 from memory.mood.history import MoodHistoryService
 from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
@@ -166,10 +167,12 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         planner = DeferredPlanner()
         moods = RedisMoodSeries(client)
         sensitive = LexiconSensitiveTopics()
+        # One embedder for memories and the mood reader (loaded once, before the first message).
+        embedder = await stack.enter_async_context(open_embedder(settings))
+        reader = await stack.enter_async_context(open_mood_reader(settings, embedder))
         journal = MoodJournal(
-            moods, reader=open_mood_reader(settings), find_patterns=find_mood_patterns, sensitive=sensitive,
-            clock=clock, erasures=erasures,
-        )  # fmt: skip
+            moods, reader=reader, find_patterns=find_patterns, sensitive=sensitive, clock=clock, erasures=erasures
+        )
         memory = await stack.enter_async_context(
             open_long_term_memory(
                 settings,
@@ -179,6 +182,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 erasures=TrailForgettingErasureLog(erasures, trail),  # a forgotten memory leaves the trail too
                 said_turns=window,
                 moods=journal,
+                embedder=embedder,
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))

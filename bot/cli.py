@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
     mood.add_argument("--days", type=int, default=90, help="how many days back (default 90)")
     mood.set_defaults(handler=_mood)
 
-    evaluate = sub.add_parser("eval", help="evaluate long-term memory on a benchmark")
+    evaluate = sub.add_parser("eval", help="evaluate long-term memory or mood reading on a benchmark")
     esub = evaluate.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
     locomo = esub.add_parser("locomo", help="evidence recall@k on LoCoMo conversations (no LLM)")
     locomo.add_argument("--data", type=Path, required=True, help="LoCoMo JSON file")
@@ -90,6 +90,15 @@ def _parser() -> argparse.ArgumentParser:
     locomo.add_argument("--json", type=Path, dest="json_out", help="write the figures to this JSON file")
     locomo.add_argument("--baselines", action="store_true", help="also score BM25 and dense retrieval over raw turns")
     locomo.set_defaults(handler=_eval_locomo)
+    mood = esub.add_parser("mood", help="the offline mood reader on labelled messages: macro-F1, valence sign")
+    mood.add_argument("--data", type=Path, required=True, help='JSONL lines {"text", "lang", "label"}')
+    mood.add_argument("--json", type=Path, dest="json_out", help="write the figures to this JSON file")
+    mood.add_argument("--llm", action="store_true", help="read with the language model instead (not available yet)")
+    mood.set_defaults(handler=_eval_mood)
+    patterns = esub.add_parser("patterns", help="mood patterns (weekday, time of day, trend, topic) in one series")
+    patterns.add_argument("--data", type=Path, required=True, help='JSONL lines {"at": ISO-8601 with offset, "text"}')
+    patterns.add_argument("--json", type=Path, dest="json_out", help="write the patterns to this JSON file")
+    patterns.set_defaults(handler=_eval_patterns)
     return parser
 
 
@@ -185,6 +194,22 @@ async def _eval_locomo(args: argparse.Namespace, settings: Settings) -> int:
     if not args.data.is_file():
         raise ConfigError(f"--data: no such file {args.data}")
     return await run_locomo_eval(settings, args.data, k=args.k, json_out=args.json_out, baselines=args.baselines)
+
+
+async def _eval_mood(args: argparse.Namespace, settings: Settings) -> int:
+    from memory.evaluation.mood import run_mood_eval
+
+    if not args.data.is_file():
+        raise ConfigError(f"--data: no such file {args.data}")
+    return await run_mood_eval(args.data, args.json_out, llm=args.llm)
+
+
+async def _eval_patterns(args: argparse.Namespace, settings: Settings) -> int:
+    from memory.evaluation.mood import run_patterns_eval
+
+    if not args.data.is_file():
+        raise ConfigError(f"--data: no such file {args.data}")
+    return await run_patterns_eval(args.data, args.json_out)
 
 
 async def _stoppable(work: Coroutine[Any, Any, int]) -> int:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 
 from bot.config import Settings
 from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.index_factory import open_embedder, open_memory_index
-from memory.ports import ErasureLog, MoodNotes, SaidTurns
+from memory.ports import Embedder, ErasureLog, MoodNotes, SaidTurns
 from memory.service import LongTermMemoryService
 
 
@@ -25,12 +25,17 @@ async def open_long_term_memory(
     erasures: ErasureLog | None = None,
     said_turns: SaidTurns | None = None,
     moods: MoodNotes | None = None,
+    embedder: Embedder | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
     `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on; `erasures` fences
-    writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns."""
-    async with open_embedder(settings) as embedder, open_memory_index(settings, embedder, clock=clock) as index:
+    writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns;
+    `embedder` (else the configured one is opened here) embeds memories and queries."""
+    async with AsyncExitStack() as stack:
+        if embedder is None:  # else the app's, shared with the mood reader
+            embedder = await stack.enter_async_context(open_embedder(settings))
+        index = await stack.enter_async_context(open_memory_index(settings, embedder, clock=clock))
         await asyncio.to_thread(_warm_up_dates, clock.now(), settings.default_timezone)
         fade_days = settings.episode_fade_days
         service = LongTermMemoryService(

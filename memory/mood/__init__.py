@@ -1,23 +1,35 @@
-"""Emotional memory: reading how each message feels, keeping the series, finding patterns, drawing /mood."""
+"""Emotional memory: reading how each message feels (USE embeddings + lexical cues + a small trained head),
+keeping the series, finding patterns, drawing /mood. Values and the `MoodReader` port live in `bot.engine.mood`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 from bot.config import Settings
-from bot.engine.mood import MoodPattern, MoodReader, TimedReading
+from bot.engine.mood import MoodReader
+from memory.embedding import UseEmbedder
+from memory.mood.patterns import PatternRules, find_patterns, find_patterns_local
+from memory.mood.reader import OfflineMoodReader, open_offline_reader
+from memory.mood.topics import topics_of
 from memory.ports import Embedder
 
+__all__ = [
+    "OfflineMoodReader",
+    "PatternRules",
+    "find_patterns",
+    "find_patterns_local",
+    "open_mood_reader",
+    "open_offline_reader",
+    "topics_of",
+]
 
-def open_mood_reader(settings: Settings, embedder: Embedder | None = None) -> MoodReader:
-    """The offline mood reader. PLACEHOLDER: the keyword stand-in until `memory.mood.reader` (the trained head
-    over the embeddings) is merged; the lead swaps it in here."""
-    from memory.mood.stub_reader import KeywordMoodReader
 
-    return KeywordMoodReader()
-
-
-def find_mood_patterns(readings: Sequence[TimedReading], timezone: str) -> list[MoodPattern]:
-    """PLACEHOLDER: believes nothing until `memory.mood.patterns.find_patterns` is merged (the lead swaps it
-    in here); the journal calls it in the background every few readings."""
-    return []
+@asynccontextmanager
+async def open_mood_reader(settings: Settings, embedder: Embedder) -> AsyncIterator[MoodReader]:
+    """The offline reader. Its head was trained on USE vectors: it shares the memory's embedder when that is
+    USE, and loads its own USE otherwise (an OpenAI-compatible embedder gives other vectors)."""
+    if settings.embedding_provider != "use":
+        embedder = UseEmbedder()
+        await embedder.warm_up()
+    yield await open_offline_reader(embedder)
