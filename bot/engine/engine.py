@@ -143,6 +143,9 @@ class Engine:
                 in_group=in_group,
                 memories=memories,
                 occasions=occasions,
+                user_key=message.user.key,
+                scan_text=message.text,
+                first_meeting=profile.first_seen_at is None,
             )
         )
         limit = self._options.max_message_chars
