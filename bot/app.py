@@ -38,6 +38,7 @@ from bot.engine.ports import (
 from bot.errors import ConfigError, StoreUnavailable
 from bot.llm.factory import open_language_model
 from bot.persona_file import load_persona
+from bot.persona_store import persona_path
 from jobs import Planner, open_proactive_jobs
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
@@ -130,7 +131,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
     clock = clock or SystemClock()
     async with AsyncExitStack() as stack:
         _make_data_dir(settings.data_dir)
-        persona = load_persona(settings.persona_file)
+        persona = load_persona(persona_path(settings.persona_file, settings.data_dir))
         # Embedded stores belong to one process: taken before any starts, so a second one never does.
         embedded = settings.redis_url is None or settings.qdrant_url is None
         lock = stack.enter_context(hold_data_dir(settings.data_dir)) if embedded else None
