@@ -176,6 +176,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 recall_max_words=settings.recall_max_words,
                 disclosure=settings.disclosure_policy,
                 max_message_chars=settings.max_message_chars,
+                context_tokens=settings.llm_context_tokens,
             ),
             fence=ShortTermFence(erasures, [profiles, window]),
         )

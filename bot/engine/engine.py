@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.engine.budget import fit_prompt
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
 from bot.engine.locks import KeyedLocks
@@ -42,7 +43,7 @@ from bot.engine.ports import (
     OccasionPlanner,
     ProfileStore,
 )
-from bot.engine.prompt import PromptContext, build_system_prompt
+from bot.engine.prompt import PromptContext
 from bot.engine.texts import say
 from bot.engine.upcoming import Occasion, upcoming_occasions
 from bot.errors import LLMUnavailable
@@ -55,6 +56,8 @@ _SEEN_FIELDS = ("display_name", "language", "first_seen_at", "last_seen_at", "la
 _CONTEXT_TURNS = 4
 # A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
 _OCCASIONS_TIMEOUT = 1.0  # seconds
+# Kept free in the context for the answer: the completion's own limit (CompletionRequest.max_tokens).
+_REPLY_TOKENS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,7 @@ class EngineOptions:
     recall_limit: int = 10
     recall_max_words: int = 300
     max_message_chars: int = 4000  # longer messages are cut before they are stored or sent
+    context_tokens: int = 8192  # the model's context window: the prompt is trimmed to fit (rough count)
 
 
 class Engine:
@@ -133,25 +137,26 @@ class Engine:
         history = await self._window.recent_turns(message.conversation_id)
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
         in_group = message.chat_kind is ChatKind.GROUP
-        system = build_system_prompt(
-            PromptContext(
-                persona=self._persona,
-                user_name=message.user.display_name,
-                local_now=local_now,
-                timezone=zone,
-                language=language,
-                in_group=in_group,
-                memories=memories,
-                occasions=occasions,
-                user_key=message.user.key,
-                scan_text=message.text,
-                first_meeting=profile.first_seen_at is None,
-            )
+        context = PromptContext(
+            persona=self._persona,
+            user_name=message.user.display_name,
+            local_now=local_now,
+            timezone=zone,
+            language=language,
+            in_group=in_group,
+            memories=memories,
+            occasions=occasions,
+            user_key=message.user.key,
+            scan_text=message.text,
+            first_meeting=profile.first_seen_at is None,
+            context_tokens=self._options.context_tokens,
         )
         limit = self._options.max_message_chars
         turns = tuple(_for_model(t, in_group, limit) for t in [*history, user_turn])
         if cleaned.cut:
             turns = (*turns[:-1], replace(turns[-1], text=turns[-1].text + _cut_note(cleaned, limit)))
+        # Within SOUVENIR_LLM_CONTEXT_TOKENS: oldest history first, then memories; the persona stays.
+        system, turns = fit_prompt(context, turns, self._options.context_tokens, _REPLY_TOKENS)
         try:
             text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
             fallback = not text
