@@ -136,6 +136,8 @@ class TerminalChat:
             self._print((await commands.set_group_sharing(user, argument)).text)
         elif name == "language":
             self._print((await commands.set_language(user, argument)).text)
+        elif name == "profile":
+            self._print((await commands.set_profile(user, argument)).text)
         elif name == "memories":
             listing = await commands.memories_listing(user, argument, _PAGE_SIZE)
             self._print(listing.text)

@@ -25,6 +25,7 @@ FRENCH: dict[str, str] = {
     "What is stored, where, and how to erase it": "Ce qui est stocké, où, et comment l'effacer",
     "What I can do": "Ce que je sais faire",
     "The language I use with you": "La langue que j'utilise avec toi",
+    "How I address you: name, pronouns, tu or vous": "Comment je m'adresse à toi : prénom, pronoms, tu ou vous",
     # option names (lowercase, no spaces: Discord's rule for names)
     "memory": "souvenir",
     "text": "texte",
@@ -33,6 +34,10 @@ FRENCH: dict[str, str] = {
     "state": "etat",
     "page": "page",
     "language": "langue",
+    "setting": "reglage",
+    "value": "valeur",
+    "name": "prénom",
+    "pronouns": "pronoms",
     # option descriptions
     "A number from /memories, a memory id, or “all” to forget everything": (
         "Un numéro de /memories, un id de souvenir, ou « all » pour tout oublier"
@@ -43,6 +48,8 @@ FRENCH: dict[str, str] = {
     "Your birthday, e.g. March 14": "Ton anniversaire, ex. 14 mars",
     "A city or a zone such as Europe/Paris": "Une ville ou un fuseau comme Europe/Paris",
     "On or off": "Activées ou non",
+    "What to set": "Ce que tu veux régler",
+    "Your name or pronouns (empty: back to none)": "Ton prénom ou tes pronoms (vide : aucun)",
     # choice names
     "on": "activer",
     "off": "désactiver",

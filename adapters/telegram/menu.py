@@ -11,7 +11,7 @@ log = logging.getLogger(__name__)
 
 # Commands that read or change a person's own data only work in private chats.
 PRIVATE_COMMANDS = (
-    "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "export"
+    "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "profile", "export"
 )  # fmt: skip
 GROUP_COMMANDS = ("start", "help", "privacy")
 
@@ -27,6 +27,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "checkins": "Let me check in on you (on/off)",
         "groups": "Private memories in group chats (on/off)",
         "language": "The language I use with you (en/fr/auto)",
+        "profile": "How to address you (name, pronouns, tu/vous)",
         "export": "Get a copy of your data",
         "privacy": "What is stored and where",
     },
@@ -41,6 +42,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "checkins": "Prendre de tes nouvelles (on/off)",
         "groups": "Souvenirs privés dans les groupes (on/off)",
         "language": "La langue que j'utilise avec toi (fr/en/auto)",
+        "profile": "Comment m'adresser à toi (prénom, pronoms, tu/vous)",
         "export": "Recevoir une copie de tes données",
         "privacy": "Ce qui est stocké et où",
     },
@@ -56,6 +58,7 @@ _MENU_ORDER = (
     "checkins",
     "groups",
     "language",
+    "profile",
     "export",
     "privacy",
 )

@@ -160,6 +160,7 @@ def _register_handlers(
         "checkins": commands.checkins,
         "groups": commands.groups,
         "language": commands.language,
+        "profile": commands.profile,
         "export": commands.export,
     }
     for name in GROUP_COMMANDS:

@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.engine.addressing import with_addressing
 from bot.engine.budget import fit_prompt
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
@@ -123,6 +124,8 @@ class Engine:
         now = self._clock.now()
         epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
         profile = await self._profiles.load_profile(message.user.key)
+        # "call me Max", "on peut se tutoyer": kept on the profile, used from this reply on.
+        profile, learnt = with_addressing(profile, message.text)
         if profile.language_chosen and profile.language:
             language = profile.language  # chosen with /language: what they write does not change it
         else:
@@ -139,7 +142,7 @@ class Engine:
         in_group = message.chat_kind is ChatKind.GROUP
         context = PromptContext(
             persona=self._persona,
-            user_name=message.user.display_name,
+            user_name=profile.preferred_name or message.user.display_name,
             local_now=local_now,
             timezone=zone,
             language=language,
@@ -150,6 +153,9 @@ class Engine:
             scan_text=message.text,
             first_meeting=profile.first_seen_at is None,
             context_tokens=self._options.context_tokens,
+            preferred_name=profile.preferred_name,
+            pronouns=profile.pronouns,
+            address_form=profile.address_form,
         )
         limit = self._options.max_message_chars
         turns = tuple(_for_model(t, in_group, limit) for t in [*history, user_turn])
@@ -187,7 +193,7 @@ class Engine:
                 last_disclosed_at=now if disclose else profile.last_disclosed_at,
                 reachable=True,
             ),
-            _SEEN_FIELDS,
+            (*_SEEN_FIELDS, *learnt),
         )
         if not await self._fence.settle(message.user.key, epoch):
             log.info("a reply was not kept: the person erased their data while it was written")

@@ -125,6 +125,10 @@ class UserProfile:
     first_seen_at: datetime | None = None
     last_seen_at: datetime | None = None
     last_disclosed_at: datetime | None = None
+    # How they want to be addressed: said in conversation ("call me Max", "on peut se tutoyer") or /profile.
+    preferred_name: str = ""  # wins over the platform's display name
+    pronouns: str = ""
+    address_form: str | None = None  # "tu" | "vous": how to say "you" to them in French
 
 
 @dataclass(frozen=True, slots=True)

@@ -148,3 +148,18 @@ async def test_chat_is_quiet_by_default_and_a_model_without_json_warns_once(redi
     assert out.count("Sure! Here you go.") == 3
     assert "HTTP Request" not in err and " INFO " not in err  # no third-party or info chatter in the chat
     assert err.count("memory extraction") == 1, err  # three messages, one warning
+
+
+async def test_profile_in_the_terminal_sets_the_name_the_model_is_given(
+    fake_llm: FakeOpenAI, redis_url: str, data_dir: Path
+) -> None:
+    code, out, err = await _chat(
+        ["/profile name Maxou", "/profile pronouns he/him", "hello"], _env(data_dir, fake_llm.base_url, redis_url),
+        "--user", "max",
+    )  # fmt: skip
+
+    assert code == 0, err
+    assert "Got it, I'll call you Maxou." in out and "Noted: he/him." in out
+    chats = [r for r in fake_llm.requests if "response_format" not in r.body]
+    system = str(chats[-1].body["messages"][0]["content"])
+    assert "called Maxou" in system and "he/him" in system

@@ -14,7 +14,7 @@ from tests.fakes.fake_discord_rest import Sent
 LOADING = 128
 ALL_COMMANDS = {
     "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "export", "privacy",
-    "help",
+    "help", "profile",
 }
 
 
@@ -214,3 +214,14 @@ async def test_commands_work_in_a_guild_channel_and_never_ping(bot: Bot) -> None
 
     assert answer[-1].ephemeral and "1. @everyone loves my cake" in answer[-1].content
     assert answer[-1].body["allowed_mentions"] == {"parse": []}
+
+
+async def test_profile_sets_the_name_and_tu_or_vous(bot: Bot) -> None:
+    alice = p.user("Alice")
+    named = await run(bot, alice, "profile", setting="name", value="Ali")
+    formal = await run(bot, alice, "profile", setting="vous")
+
+    assert named.content == "Got it, I'll call you Ali." and named.ephemeral
+    assert formal.content == "In French I'll say « vous » to you."
+    shown = await run(bot, alice, "profile")
+    assert shown.content.startswith("I call you Ali; pronouns: not set; in French: « vous ».")

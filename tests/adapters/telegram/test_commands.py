@@ -30,6 +30,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "checkins",
         "groups",
         "language",
+        "profile",
         "export",
         "privacy",
     }
@@ -237,3 +238,12 @@ async def test_personal_commands_do_nothing_in_groups(souvenir: Souvenir) -> Non
     replies = await souvenir.reply_in(-700, 2)
     assert all("private thing" not in m.get("text", "") for m in replies)
     assert telegram.calls_of("sendDocument") == []
+
+
+async def test_profile_sets_how_to_address_the_person(souvenir: Souvenir) -> None:
+    await souvenir.telegram.push_command(12, "profile", "name Max", language_code="fr")
+    await souvenir.telegram.push_command(12, "profile", "tu", language_code="fr")
+    replies = await souvenir.reply_in(12, 2)
+    assert [r["text"] for r in replies] == ["C'est noté, je t'appellerai Max.", "OK, on se tutoie !"]
+    profile = await souvenir.profiles.load_profile("telegram:12")
+    assert (profile.preferred_name, profile.address_form) == ("Max", "tu")
