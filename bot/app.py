@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 
 from bot.admin.operations import MemoryAdmin
 from bot.admin.server import serve_admin
+from bot.avatar import BotAvatar, bot_avatar
 from bot.config import Settings
 from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
@@ -37,7 +38,7 @@ from bot.engine.ports import (
 )
 from bot.errors import ConfigError, StoreUnavailable
 from bot.llm.factory import open_language_model
-from bot.persona_file import load_persona
+from bot.persona_file import read_persona
 from bot.persona_store import persona_path
 from jobs import Planner, open_proactive_jobs
 from memory.data_dir_lock import hold_data_dir
@@ -90,6 +91,7 @@ class Core:
     schedule: Planner  # the one planner and due store: commands, memory and the sweep share it
     clock: Clock
     llm: LanguageModel
+    avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -131,7 +133,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
     clock = clock or SystemClock()
     async with AsyncExitStack() as stack:
         _make_data_dir(settings.data_dir)
-        persona = load_persona(persona_path(settings.persona_file, settings.data_dir))
+        loaded = read_persona(persona_path(settings.persona_file, settings.data_dir))
+        persona = loaded.persona
+        avatar = bot_avatar(settings.persona_avatar, loaded.card.avatar if loaded.card else None, settings.data_dir)
         # Embedded stores belong to one process: taken before any starts, so a second one never does.
         embedded = settings.redis_url is None or settings.qdrant_url is None
         lock = stack.enter_context(hold_data_dir(settings.data_dir)) if embedded else None
@@ -200,7 +204,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 commands=commands, memory=memory, people=profiles, clock=clock, recall_limit=settings.recall_limit
             )
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
-        yield Core(settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm)
+        yield Core(
+            settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm, avatar=avatar
+        )
 
 
 
@@ -215,13 +221,13 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             from adapters.telegram import run_telegram
 
             messengers["telegram"] = await stack.enter_async_context(
-                run_telegram(settings, engine=core.engine, commands=core.commands)
+                run_telegram(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
             )
         if settings.discord_token is not None:
             from adapters.discord import run_discord
 
             messengers["discord"] = await stack.enter_async_context(
-                run_discord(settings, engine=core.engine, commands=core.commands)
+                run_discord(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
             )
         await stack.enter_async_context(
             open_proactive_jobs(

@@ -58,6 +58,7 @@ class Settings(BaseSettings):
 
     # Companion
     persona_file: Path | None = None
+    persona_avatar: Path | None = None  # the bot's profile picture; else a PNG card's own image
     default_timezone: str = "UTC"
     default_language: Literal["en", "fr"] = "en"
     window_turns: int = Field(default=20, ge=2, le=200)
