@@ -144,6 +144,8 @@ class TerminalChat:
             self._print(why.text)
             for n, memory in enumerate(why.memories, start=1):
                 self._print(f"   #{n} id {memory.memory_id}")
+        elif name == "profile":
+            self._print((await commands.set_profile(user, argument)).text)
         elif name == "memories":
             listing = await commands.memories_listing(user, argument, _PAGE_SIZE)
             self._print(listing.text)

@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 
 from bot.admin.operations import MemoryAdmin
 from bot.admin.server import serve_admin
+from bot.avatar import BotAvatar, bot_avatar
 from bot.config import Settings
 from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
@@ -41,7 +42,8 @@ from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
 from bot.llm.factory import open_language_model
 from bot.llm.measured import MeasuredLanguageModel
-from bot.persona_file import load_persona
+from bot.persona_file import read_persona
+from bot.persona_store import persona_path
 from jobs import Planner, open_proactive_jobs
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
@@ -104,6 +106,7 @@ class Core:
     metrics: Metrics
     metrics_page: MetricsPage | None  # None: SOUVENIR_HTTP_PORT unset, nothing exported
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
+    avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -145,7 +148,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
     clock = clock or SystemClock()
     async with AsyncExitStack() as stack:
         _make_data_dir(settings.data_dir)
-        persona = load_persona(settings.persona_file)
+        loaded = read_persona(persona_path(settings.persona_file, settings.data_dir))
+        persona = loaded.persona
+        avatar = bot_avatar(settings.persona_avatar, loaded.card.avatar if loaded.card else None, settings.data_dir)
         # Embedded stores belong to one process: taken before any starts, so a second one never does.
         embedded = settings.redis_url is None or settings.qdrant_url is None
         lock = stack.enter_context(hold_data_dir(settings.data_dir)) if embedded else None
@@ -208,6 +213,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 recall_max_words=settings.recall_max_words,
                 disclosure=settings.disclosure_policy,
                 max_message_chars=settings.max_message_chars,
+                context_tokens=settings.llm_context_tokens,
             ),
             fence=ShortTermFence(erasures, [profiles, window, trail]),
             trail=trail,
@@ -239,7 +245,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods,
+            readiness, metrics, metrics_page, moods, avatar,
         )  # fmt: skip
 
 
@@ -280,14 +286,14 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             from adapters.telegram import run_telegram
 
             messengers["telegram"] = await stack.enter_async_context(
-                run_telegram(settings, engine=core.engine, commands=core.commands)
+                run_telegram(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
             )
             _watch_platform(stack, core.readiness, "telegram", messengers["telegram"])
         if settings.discord_token is not None:
             from adapters.discord import run_discord
 
             messengers["discord"] = await stack.enter_async_context(
-                run_discord(settings, engine=core.engine, commands=core.commands)
+                run_discord(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
             )
             _watch_platform(stack, core.readiness, "discord", messengers["discord"])
         await stack.enter_async_context(

@@ -47,6 +47,8 @@ class Settings(BaseSettings):
     llm_base_url: str | None = None
     llm_timeout_s: float = Field(default=60.0, gt=0)
     llm_max_retries: int = Field(default=2, ge=0, le=10)
+    # The model's context window in tokens: each reply's prompt is trimmed to fit (history, then memories).
+    llm_context_tokens: int = Field(default=8192, ge=1024, le=2_000_000)
     llm_extraction: bool = True  # also use the LLM to extract memories (offline extraction always runs)
 
     # Embeddings
@@ -56,6 +58,7 @@ class Settings(BaseSettings):
 
     # Companion
     persona_file: Path | None = None
+    persona_avatar: Path | None = None  # the bot's profile picture; else a PNG card's own image
     default_timezone: str = "UTC"
     default_language: Literal["en", "fr"] = "en"
     window_turns: int = Field(default=20, ge=2, le=200)

@@ -40,8 +40,9 @@ class Occasion:
 
 
 def first_name(profile: UserProfile) -> str:
+    """What to call them: the name they asked for as given, else the first word of their account name."""
     if profile.preferred_name.strip():
-        return profile.preferred_name.strip()  # the name they said they go by
+        return profile.preferred_name.strip()
     return profile.display_name.split()[0] if profile.display_name.strip() else ""
 
 
@@ -54,6 +55,7 @@ def fixed_text(occasion: Occasion, profile: UserProfile, language: str, *, gentl
         key,
         language,
         name=first_name(profile),
+        formal=profile.address_form == "vous",
         what=occasion.what,
         days=occasion.days,
         date=shown_date,
@@ -151,7 +153,7 @@ def _request(
     # The same voice as in conversation: the persona, when the app gives one.
     voice = "You are an AI companion who remembers what people share with you. "
     if persona is not None:
-        voice = persona.voice() + "\n\n"
+        voice = persona.voice(first_name(profile)) + "\n\n"
     system = (
         voice + "You are writing FIRST, "
         f"unprompted, in a private chat with {name}.\n"
@@ -164,9 +166,22 @@ def _request(
         + "Take their recent mood into account. Write ONE short message (1 to 3 sentences) in "
         f"{LANGUAGE_NAMES.get(language, 'English')}, warm and specific, like a friend texting. "
         "No preamble, no quotes around it, no signature, no hashtags."
+        + _addressing(profile)
     )
     turns = (ChatTurn("user", "(Write the message now.)", now),)
     return CompletionRequest(system=system, turns=turns, max_tokens=200, temperature=0.8)
+
+
+def _addressing(profile: UserProfile) -> str:
+    """How they asked to be addressed: pronouns, and tu or vous in French."""
+    parts = []
+    if profile.pronouns:
+        parts.append(f" Their pronouns: {profile.pronouns}.")
+    if profile.address_form == "vous":
+        parts.append(" In French, say « vous » to them, never « tu ».")
+    elif profile.address_form == "tu":
+        parts.append(" In French, say « tu » to them.")
+    return "".join(parts)
 
 
 def _clean(text: str) -> str:

@@ -68,10 +68,34 @@ _TEMPLATES: dict[str, dict[str, str]] = {
 }
 
 
-def template(key: str, language: str | None, *, name: str = "", **values: object) -> str:
-    """The fixed text for `key` in `language` (English when unknown); `name` is the person's first name."""
+# The French texts for someone who asked to be called « vous » (`/profile vous`, "vouvoie-moi").
+_VOUS: dict[str, str] = {
+    "birthday_self": (
+        "Joyeux anniversaire{name} ! 🎂 J'espère que votre journée sera pleine de bons moments. "
+        "Vous fêtez ça comment ?"
+    ),
+    "anniversary_self": (
+        "Aujourd'hui, c'est une date qui compte pour vous : « {what} ». "
+        "Je pense à vous{name} — comment le vivez-vous ?"
+    ),
+    "other_day": "Petit rappel{name} : aujourd'hui, c'est « {what} » 🎉 Vous prévoyez quelque chose ?",
+    "other_soon": "Petit rappel{name} : « {what} », c'est dans {days} jours ({date}). Vous avez une idée en tête ?",
+    "event_before": "C'est demain : « {what} ». Bonne chance{name}, je croise les doigts pour vous !",
+    "event_today": "C'est aujourd'hui : « {what} ». Bonne chance{name}, je croise les doigts pour vous !",
+    "other_event_before": "Demain : « {what} ». J'espère que ce sera une belle journée{name} !",
+    "other_event_today": "Aujourd'hui : « {what} ». J'espère que ce sera une belle journée{name} !",
+    "event_after": "Alors{name}, « {what} » : comment ça s'est passé ?",
+    "checkin": "Bonjour{name}, cela fait quelques jours — comment allez-vous ?",
+}
+
+
+def template(key: str, language: str | None, *, name: str = "", formal: bool = False, **values: object) -> str:
+    """The fixed text for `key` in `language` (English when unknown); `name` is the person's first name;
+    `formal`: « vous » in French."""
     variants = _TEMPLATES[key]
     text = variants.get(language or "en") or variants["en"]
+    if formal and language == "fr":
+        text = _VOUS[key]
     shown_name = f" {name}" if name else ""
     return text.format(name=shown_name, **values)
 

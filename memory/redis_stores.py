@@ -295,6 +295,6 @@ def _profile_from_fields(user_key: str, data: dict[str, str]) -> UserProfile:
             values[name] = datetime.fromisoformat(raw)
         elif name == "birthday":
             values[name] = MonthDay.parse(raw)
-        elif name in ("display_name", "preferred_name", "timezone", "language"):
+        elif name in ("display_name", "timezone", "language", "preferred_name", "pronouns", "address_form"):
             values[name] = raw
     return UserProfile(user_key=user_key, **values)

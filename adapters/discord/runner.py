@@ -18,6 +18,7 @@ from adapters.discord.client import (
 )
 from adapters.discord.endpoints import point_discord_at
 from adapters.discord.messenger import DiscordMessenger
+from bot.avatar import BotAvatar
 from bot.config import Settings
 from bot.engine.commands import UserCommands
 from bot.errors import ConfigError
@@ -25,6 +26,7 @@ from bot.errors import ConfigError
 log = logging.getLogger(__name__)
 
 _STOP_TIMEOUT_S = 10.0
+_AVATAR_TIMEOUT_S = 30.0
 
 
 @contextlib.asynccontextmanager
@@ -34,6 +36,7 @@ async def run_discord(
     engine: MessageHandler,
     commands: UserCommands,
     timings: GatewayTimings = DEFAULT_TIMINGS,
+    avatar: BotAvatar | None = None,
 ) -> AsyncIterator[DiscordMessenger]:
     """Logs in, syncs the slash commands, waits for the gateway's READY, then yields the messenger.
 
@@ -54,6 +57,7 @@ async def run_discord(
         try:
             await _until_ready(client, running, timings.ready_timeout_s)
             log.info("Discord bot ready as %s", client.user)
+            await _set_avatar(client, avatar)
             yield DiscordMessenger(client)
         finally:
             try:
@@ -61,6 +65,21 @@ async def run_discord(
             finally:
                 await client.close()
                 await _stopped(running)
+
+
+async def _set_avatar(client: discord.Client, avatar: BotAvatar | None) -> None:
+    """The persona's picture as the bot's avatar, when it changed. Never stops the bot: Discord allows only a
+    few changes an hour, and a refusal is logged for the operator."""
+    if avatar is None or client.user is None or not await avatar.changed_for("discord"):
+        return
+    try:
+        async with asyncio.timeout(_AVATAR_TIMEOUT_S):  # a rate limit must not hold up start-up
+            await client.user.edit(avatar=avatar.image)
+    except (discord.HTTPException, ValueError, TimeoutError) as exc:
+        log.warning("Discord did not take the persona's avatar (%s); keeping the current one", exc)
+        return
+    await avatar.mark_set("discord")
+    log.info("Discord avatar set from the persona")
 
 
 async def _until_ready(client: discord.Client, running: asyncio.Task[None], within_s: float) -> None:

@@ -140,6 +140,22 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
     async def language(interaction: discord.Interaction[Any], choice: str) -> None:
         await _answer(interaction, lambda user, hint: service.set_language(user, choice, hint))
 
+    @tree.command(name="profile", description=_("How I address you: name, pronouns, tu or vous"))
+    @app_commands.rename(setting=_("setting"), value=_("value"))
+    @app_commands.describe(setting=_("What to set"), value=_("Your name or pronouns (empty: back to none)"))
+    @app_commands.choices(
+        setting=[
+            app_commands.Choice(name=_("name"), value="name"),
+            app_commands.Choice(name=_("pronouns"), value="pronouns"),
+            app_commands.Choice(name="tu", value="tu"),
+            app_commands.Choice(name="vous", value="vous"),
+        ]
+    )
+    @_everywhere
+    async def profile(interaction: discord.Interaction[Any], setting: str | None = None, value: str = "") -> None:
+        asked = f"{setting} {value}".strip() if setting else ""
+        await _answer(interaction, lambda user, hint: service.set_profile(user, asked, hint))
+
     @tree.command(name="export", description=_("A copy of everything I keep about you"))
     @_everywhere
     async def export(interaction: discord.Interaction[Any]) -> None:

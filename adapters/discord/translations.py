@@ -28,6 +28,7 @@ FRENCH: dict[str, str] = {
         "Un graphique de ce que tes messages laissaient sentir (toi seul·e le vois)"
     ),
     "The language I use with you": "La langue que j'utilise avec toi",
+    "How I address you: name, pronouns, tu or vous": "Comment je m'adresse à toi : prénom, pronoms, tu ou vous",
     # option names (lowercase, no spaces: Discord's rule for names)
     "memory": "souvenir",
     "text": "texte",
@@ -37,6 +38,10 @@ FRENCH: dict[str, str] = {
     "page": "page",
     "language": "langue",
     "days": "jours",
+    "setting": "reglage",
+    "value": "valeur",
+    "name": "prénom",
+    "pronouns": "pronoms",
     # option descriptions
     "A number from /memories, a memory id, or “all” to forget everything": (
         "Un numéro de /memories, un id de souvenir, ou « all » pour tout oublier"
@@ -50,6 +55,8 @@ FRENCH: dict[str, str] = {
     "A city or a zone such as Europe/Paris": "Une ville ou un fuseau comme Europe/Paris",
     "On or off": "Activées ou non",
     "How many days back (30 unless you say)": "Combien de jours en arrière (30 sinon)",
+    "What to set": "Ce que tu veux régler",
+    "Your name or pronouns (empty: back to none)": "Ton prénom ou tes pronoms (vide : aucun)",
     # choice names
     "on": "activer",
     "off": "désactiver",

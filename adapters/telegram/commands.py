@@ -80,6 +80,9 @@ class CommandHandlers:
     async def language(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._with_argument(update, self._commands.set_language)
 
+    async def profile(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._with_argument(update, self._commands.set_profile)
+
     async def _with_argument(self, update: Update, command: ArgumentCommand) -> None:
         """A command whose text after the command word goes to `UserCommands`; its result is the answer."""
         if asked := _asked(update):

@@ -11,7 +11,8 @@ log = logging.getLogger(__name__)
 
 # Commands that read or change a person's own data only work in private chats.
 PRIVATE_COMMANDS = (
-    "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "mood", "export"
+    "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "mood", "profile",
+    "export"
 )  # fmt: skip
 GROUP_COMMANDS = ("start", "help", "privacy")
 
@@ -28,6 +29,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "groups": "Private memories in group chats (on/off)",
         "language": "The language I use with you (en/fr/auto)",
         "mood": "A chart of how you've been feeling",
+        "profile": "How to address you (name, pronouns, tu/vous)",
         "export": "Get a copy of your data",
         "privacy": "What is stored and where",
     },
@@ -43,6 +45,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "groups": "Souvenirs privés dans les groupes (on/off)",
         "language": "La langue que j'utilise avec toi (fr/en/auto)",
         "mood": "Un graphique de ton humeur",
+        "profile": "Comment m'adresser à toi (prénom, pronoms, tu/vous)",
         "export": "Recevoir une copie de tes données",
         "privacy": "Ce qui est stocké et où",
     },
@@ -59,6 +62,7 @@ _MENU_ORDER = (
     "groups",
     "language",
     "mood",
+    "profile",
     "export",
     "privacy",
 )

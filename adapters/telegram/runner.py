@@ -22,12 +22,14 @@ from telegram.ext import (
 )
 from telegram.request import HTTPXRequest
 
+from adapters.telegram.avatar import set_profile_photo
 from adapters.telegram.commands import CommandHandlers
 from adapters.telegram.conversation import Callback, ConversationEngine, TextMessages, UpdateBoundary, log_error
 from adapters.telegram.menu import GROUP_COMMANDS, PRIVATE_COMMANDS, register_menu
 from adapters.telegram.ordering import PerChatUpdateProcessor
 from adapters.telegram.sending import TelegramMessenger, TelegramSender
 from adapters.telegram.throttle import SendThrottle
+from bot.avatar import BotAvatar
 from bot.config import Settings
 from bot.engine.commands import UserCommands
 from bot.errors import ConfigError
@@ -51,6 +53,7 @@ async def run_telegram(
     overall_per_second: int = 25,
     max_send_retries: int = 3,
     page_size: int = 5,
+    avatar: BotAvatar | None = None,
 ) -> AsyncIterator[TelegramMessenger]:
     """Start the bot (long polling, or a webhook when SOUVENIR_TELEGRAM_WEBHOOK_URL is set), yield
     the messenger for proactive DMs, and stop cleanly on exit or cancellation."""
@@ -90,6 +93,7 @@ async def run_telegram(
         raise
     try:
         await register_menu(application.bot)
+        await set_profile_photo(application.bot, avatar)
         await application.start()
         try:
             await _start_receiving(application, settings, poll_timeout=poll_timeout, poll_interval=poll_interval)
@@ -160,6 +164,7 @@ def _register_handlers(
         "checkins": commands.checkins,
         "groups": commands.groups,
         "language": commands.language,
+        "profile": commands.profile,
         "export": commands.export,
         "mood": commands.mood,
     }

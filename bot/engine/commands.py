@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.engine.addressing import MAX_NAME_CHARS, MAX_PRONOUNS_CHARS
 from bot.engine.dates import parse_birthday
 from bot.engine.language import normalise_language
 from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
@@ -206,6 +207,36 @@ class UserCommands:
             return CommandResult(say("usage_language", await self.language_of(user, hint)), ok=False)
         await self._profiles.save_profile(replace(profile, language=chosen, language_chosen=True))
         return CommandResult(say("language_set", chosen))
+
+    async def set_profile(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        """/profile [name <name>|pronouns <pronouns>|tu|vous]: how the person wants to be addressed."""
+        lang = await self.language_of(user, hint)
+        field, _, value = text.strip().partition(" ")
+        field, value = field.lower(), " ".join(value.split())
+        profile = await self._profiles.load_profile(user.key)
+        if not field:
+            unset = say("profile_unset", lang)
+            name = profile.preferred_name or profile.display_name or user.display_name or unset
+            form = f"« {profile.address_form} »" if profile.address_form else unset
+            shown = say("profile_shown", lang, name=name, pronouns=profile.pronouns or unset, form=form)
+            return CommandResult(shown + "\n" + say("usage_profile", lang))
+        if field in ("tu", "vous"):
+            await self._profiles.save_profile(replace(profile, address_form=field))
+            return CommandResult(say(f"profile_{field}", lang))
+        if field in ("name", "nom", "prénom", "prenom"):
+            if not value:
+                await self._profiles.save_profile(replace(profile, preferred_name=""))
+                return CommandResult(say("profile_name_cleared", lang))
+            if len(value) > MAX_NAME_CHARS or not any(c.isalpha() for c in value):
+                return CommandResult(say("profile_name_invalid", lang, max=MAX_NAME_CHARS), ok=False)
+            await self._profiles.save_profile(replace(profile, preferred_name=value))
+            return CommandResult(say("profile_name_set", lang, name=value))
+        if field in ("pronouns", "pronoms"):
+            pronouns = value[:MAX_PRONOUNS_CHARS]
+            await self._profiles.save_profile(replace(profile, pronouns=pronouns))
+            key = "profile_pronouns_set" if pronouns else "profile_pronouns_cleared"
+            return CommandResult(say(key, lang, pronouns=pronouns))
+        return CommandResult(say("usage_profile", lang), ok=False)
 
     async def memories_page(self, user: UserRef, offset: int = 0, limit: int = 5) -> MemoryPage:
         return await self._memories.list_memories(user.key, max(0, offset), max(1, min(limit, 50)))

@@ -15,6 +15,8 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from bot.engine.addressing import with_addressing
+from bot.engine.budget import fit_prompt
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
 from bot.engine.locks import KeyedLocks
@@ -49,7 +51,7 @@ from bot.engine.ports import (
     SensitiveTopics,
     TrailReply,
 )
-from bot.engine.prompt import PromptContext, build_system_prompt
+from bot.engine.prompt import PromptContext
 from bot.engine.stated_name import stated_name
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
@@ -65,6 +67,8 @@ _CONTEXT_TURNS = 4
 # A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
 _OCCASIONS_TIMEOUT = 1.0  # seconds
 _MOOD_TIMEOUT = 0.5  # seconds: one Redis read; tone guidance is a nicety, never worth a slow reply
+# Kept free in the context for the answer: the completion's own limit (CompletionRequest.max_tokens).
+_REPLY_TOKENS = 600
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +79,7 @@ class EngineOptions:
     recall_limit: int = 10
     recall_max_words: int = 300
     max_message_chars: int = 4000  # longer messages are cut before they are stored or sent
+    context_tokens: int = 8192  # the model's context window: the prompt is trimmed to fit (rough count)
 
 
 class Engine:
@@ -142,6 +147,8 @@ class Engine:
         now = self._clock.now()
         epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
         profile = await self._profiles.load_profile(message.user.key)
+        # "call me Max", "on peut se tutoyer": kept on the profile, used from this reply on.
+        profile, learnt = with_addressing(profile, message.text)
         if profile.language_chosen and profile.language:
             language = profile.language  # chosen with /language: what they write does not change it
         else:
@@ -158,26 +165,34 @@ class Engine:
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
         stated = stated_name(message.text)
-        preferred_name = stated or profile.preferred_name
+        if stated and "preferred_name" not in learnt:  # "My name is Alice" (else "call me Max" already did)
+            profile, learnt = replace(profile, preferred_name=stated), (*learnt, "preferred_name")
         history = await self._window.recent_turns(message.conversation_id)
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
-        system = build_system_prompt(
-            PromptContext(
-                persona=self._persona,
-                user_name=preferred_name or message.user.display_name,
-                local_now=local_now,
-                timezone=zone,
-                language=language,
-                in_group=in_group,
-                memories=memories,
-                occasions=occasions,
-                tone=tone,
-            )
+        context = PromptContext(
+            persona=self._persona,
+            user_name=profile.preferred_name or message.user.display_name,
+            local_now=local_now,
+            timezone=zone,
+            language=language,
+            in_group=in_group,
+            memories=memories,
+            occasions=occasions,
+            user_key=message.user.key,
+            scan_text=message.text,
+            first_meeting=profile.first_seen_at is None,
+            context_tokens=self._options.context_tokens,
+            preferred_name=profile.preferred_name,
+            pronouns=profile.pronouns,
+            address_form=profile.address_form,
+            tone=tone,
         )
         limit = self._options.max_message_chars
         turns = tuple(_for_model(t, in_group, limit) for t in [*history, user_turn])
         if cleaned.cut:
             turns = (*turns[:-1], replace(turns[-1], text=turns[-1].text + _cut_note(cleaned, limit)))
+        # Within SOUVENIR_LLM_CONTEXT_TOKENS: oldest history first, then memories; the persona stays.
+        system, turns = fit_prompt(context, turns, self._options.context_tokens, _REPLY_TOKENS)
         try:
             text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
             fallback = not text
@@ -202,14 +217,13 @@ class Engine:
             replace(
                 profile,
                 display_name=message.user.display_name or profile.display_name,
-                preferred_name=preferred_name,
                 language=language,
                 first_seen_at=profile.first_seen_at or now,
                 last_seen_at=now,
                 last_disclosed_at=now if disclose else profile.last_disclosed_at,
                 reachable=True,
             ),
-            (*_SEEN_FIELDS, "preferred_name") if stated else _SEEN_FIELDS,
+            (*_SEEN_FIELDS, *learnt),
         )
         await self._note_trail(message, [] if fallback else memories, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):

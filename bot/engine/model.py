@@ -114,7 +114,7 @@ class UserProfile:
 
     user_key: str
     display_name: str = ""
-    preferred_name: str = ""  # the name they said they go by ("My name is Alice"): it wins over display_name
+    preferred_name: str = ""  # "My name is Alice", "call me Max" or /profile name: wins over display_name
     timezone: str | None = None  # IANA name; None means the configured default
     language: str | None = None  # "en" | "fr"
     language_chosen: bool = False  # set with /language: the language no longer follows what they write
@@ -126,6 +126,9 @@ class UserProfile:
     first_seen_at: datetime | None = None
     last_seen_at: datetime | None = None
     last_disclosed_at: datetime | None = None
+    # How they want to be addressed: said in conversation ("call me Max", "on peut se tutoyer") or /profile.
+    pronouns: str = ""
+    address_form: str | None = None  # "tu" | "vous": how to say "you" to them in French
 
 
 @dataclass(frozen=True, slots=True)

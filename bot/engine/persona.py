@@ -1,22 +1,67 @@
-"""Who the companion is. Loaded from a YAML/JSON file at the edge (`bot.persona_file`)."""
+"""Who the companion is. Loaded at the edge from our YAML/JSON file or a character card (`bot.persona_file`)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from bot.engine.lore import LoreEntry
+
+# {{char}} and {{user}} in any case (and the older <BOT> / <USER>): replaced wherever a card's text is used.
+_MACRO = re.compile(r"\{\{\s*(char|user)\s*\}\}|<(bot|user)>", re.IGNORECASE)
+# A card's system_prompt may include the front end's own prompt with {{original}}; ours is the voice below.
+_ORIGINAL = re.compile(r"\{\{\s*original\s*\}\}", re.IGNORECASE)
+_NO_USER_NAME = "the person"
+
+
+def resolve_macros(text: str, char: str, user: str) -> str:
+    """`text` with {{char}} as the persona's name and {{user}} as the person's (any case)."""
+
+    def name(match: re.Match[str]) -> str:
+        which = (match.group(1) or match.group(2)).lower()
+        return char if which in ("char", "bot") else (user or _NO_USER_NAME)
+
+    return _MACRO.sub(name, text)
 
 
 @dataclass(frozen=True, slots=True)
 class Persona:
     name: str
     personality: str
-    speaking_style: str
+    speaking_style: str = ""
     boundaries: tuple[str, ...] = ()
+    # From a character card (empty for our own persona files). Macros stay in: they resolve per person.
+    description: str = ""
+    scenario: str = ""
+    system_prompt: str = ""
+    post_history_instructions: str = ""
+    example_dialogue: str = ""  # the card's mes_example: <START>-separated sample exchanges
+    greetings: tuple[str, ...] = ()  # first_mes, then alternate_greetings
+    lore: tuple[LoreEntry, ...] = ()  # enabled character_book entries
+    lore_token_budget: int | None = None  # the card book's token_budget
 
-    def voice(self) -> str:
+    def voice(self, user_name: str = "") -> str:
         """Who the model speaks as, the same in replies and in unprompted messages."""
-        parts = [f"You are {self.name}, an AI companion. {self.personality}"]
+        parts = []
+        if self.system_prompt:
+            parts.append(_ORIGINAL.sub("", self.system_prompt).strip())
+        intro = f"You are {self.name}, an AI companion."
+        parts.append(f"{intro} {self.personality}" if self.personality else intro)
+        if self.description:
+            parts.append(f"Who you are:\n{self.description}")
+        if self.scenario:
+            parts.append(f"Scenario: {self.scenario}")
         if self.speaking_style:
             parts.append(f"Speaking style: {self.speaking_style}")
         if self.boundaries:
             parts.append("Boundaries:\n" + "\n".join(f"- {b}" for b in self.boundaries))
-        return "\n\n".join(parts)
+        return self.resolve("\n\n".join(p for p in parts if p), user_name)
+
+    def resolve(self, text: str, user_name: str) -> str:
+        return resolve_macros(text, self.name, user_name)
+
+    def greeting_for(self, user_key: str) -> str:
+        """The greeting a new person gets: always the same one for a person (a retry greets alike)."""
+        if not self.greetings:
+            return ""
+        return self.greetings[sum(user_key.encode()) % len(self.greetings)]

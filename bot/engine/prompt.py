@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from bot.engine.language import LANGUAGE_NAMES
+from bot.engine.lore import triggered_lore
 from bot.engine.model import RecalledMemory
 from bot.engine.persona import Persona
 from bot.engine.relative_time import local_day, next_yearly, relative_day
+from bot.engine.tokens import rough_tokens
 from bot.engine.upcoming import Occasion
 
 _WEAVE = (
@@ -37,6 +40,14 @@ class PromptContext:
     memories: Sequence[RecalledMemory]
     occasions: Sequence[Occasion] = ()  # today's and the next few days', by the person's local date
     tone: str = ""  # how to speak given how they have been feeling (`bot.engine.tone`)
+    # Persona and addressing (see the section at the end of this module).
+    user_key: str = ""
+    scan_text: str = ""  # what lore keys are looked for in: the person's message
+    first_meeting: bool = False  # their very first message: the persona's greeting is offered
+    context_tokens: int | None = None  # the model's context budget (SOUVENIR_LLM_CONTEXT_TOKENS)
+    preferred_name: str = ""  # how they asked to be called
+    pronouns: str = ""
+    address_form: str | None = None  # "tu" | "vous", in French
 
 
 def _when(memory: RecalledMemory, local_now: datetime) -> str:
@@ -79,7 +90,7 @@ def _occasion_line(occasion: Occasion, user_name: str, today: date) -> str:
 
 def build_system_prompt(context: PromptContext) -> str:
     who = context.user_name or "the person you are talking with"
-    parts = [context.persona.voice()]
+    parts = persona_parts(context)
     now = context.local_now
     parts.append(
         f"For {who} it is {now.strftime('%A %d %B %Y, %H:%M')} ({context.timezone}). "
@@ -107,4 +118,77 @@ def build_system_prompt(context: PromptContext) -> str:
         parts.append(_WEAVE + " " + _WHEN)
     if context.tone:
         parts.append(context.tone)
+    parts.extend(closing_persona_parts(context))
     return "\n\n".join(parts)
+
+
+# --- Persona: card fields, example dialogue, lore, greeting; how the person wants to be addressed ----------
+
+# Shares of the context budget the example dialogue and the lore may take (the rest is for memories and
+# history, which are trimmed first: bot.engine.budget).
+_EXAMPLES_SHARE = 4
+_LORE_SHARE = 8
+_UNBUDGETED_TOKENS = 8192
+_START = re.compile(r"<start>", re.IGNORECASE)
+
+
+def persona_parts(context: PromptContext) -> list[str]:
+    """Who the companion is, the card's example dialogue and the lore this message triggers."""
+    persona, who = context.persona, context.user_name
+    parts = [persona.voice(who)]
+    budget = context.context_tokens or _UNBUDGETED_TOKENS
+    examples = example_dialogue(persona.resolve(persona.example_dialogue, who), budget // _EXAMPLES_SHARE)
+    if examples:
+        parts.append(
+            "Example dialogue, to show how you talk (these exchanges did not happen):\n" + examples
+        )
+    lore_budget = min(persona.lore_token_budget or budget // _LORE_SHARE, budget // _EXAMPLES_SHARE)
+    lore = triggered_lore(persona.lore, context.scan_text, lore_budget)
+    if lore:
+        parts.append("What you know about this (for you only):\n" + "\n".join(
+            f"- {persona.resolve(entry.content, who)}" for entry in lore
+        ))
+    return parts
+
+
+def example_dialogue(text: str, max_tokens: int) -> str:
+    """The <START>-separated sample exchanges that fit in `max_tokens`, whole ones first to last."""
+    blocks = [block.strip() for block in _START.split(text) if block.strip()]
+    kept: list[str] = []
+    for block in blocks:
+        if rough_tokens("\n\n".join([*kept, block])) > max_tokens:
+            break
+        kept.append(block)
+    return "\n\n".join(kept)
+
+
+def closing_persona_parts(context: PromptContext) -> list[str]:
+    """Last in the prompt, nearest the conversation: addressing, the greeting, the card's final instructions."""
+    persona, who = context.persona, context.user_name
+    parts = []
+    addressing = _addressing(context)
+    if addressing:
+        parts.append(addressing)
+    greeting = persona.greeting_for(context.user_key) if context.first_meeting and not context.in_group else ""
+    if greeting:
+        parts.append(
+            f"This is the very first message {who or 'this person'} sends you. Open your reply with your "
+            "greeting below (adapt it to what they just wrote), then answer them:\n" + persona.resolve(greeting, who)
+        )
+    if persona.post_history_instructions:
+        parts.append(persona.resolve(persona.post_history_instructions, who))
+    return parts
+
+
+def _addressing(context: PromptContext) -> str:
+    who = context.user_name or "them"
+    lines = []
+    if context.preferred_name:
+        lines.append(f"They asked to be called {context.preferred_name}: use that name.")
+    if context.pronouns:
+        lines.append(f"{who}'s pronouns: {context.pronouns}.")
+    if context.address_form == "tu":
+        lines.append(f"In French, say « tu » to {who} (you agreed to it).")
+    elif context.address_form == "vous":
+        lines.append(f"In French, say « vous » to {who}, never « tu » (they asked for it).")
+    return " ".join(lines)

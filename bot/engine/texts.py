@@ -49,6 +49,7 @@ _TEXTS: dict[str, dict[str, str]] = {
             "/groups on|off — whether what you tell me in private may come up in group chats (off by default)\n"
             "/language en|fr|auto — the language I use with you (auto: the one you write in)\n"
             "/mood [days] — a chart of how your messages have felt (only you see it)\n"
+            "/profile name|pronouns|tu|vous — how you want me to address you\n"
             "/export — a copy of everything I keep about you\n"
             "/privacy — what is stored, where, and how to erase it"
         ),
@@ -64,6 +65,7 @@ _TEXTS: dict[str, dict[str, str]] = {
             "/groups on|off — si ce que tu me dis en privé peut ressortir dans les groupes (non par défaut)\n"
             "/language fr|en|auto — la langue que j'utilise avec toi (auto : celle dans laquelle tu écris)\n"
             "/mood [jours] — un graphique de ce que tes messages laissaient sentir (toi seul·e le vois)\n"
+            "/profile name|pronouns|tu|vous — comment tu veux que je m'adresse à toi\n"
             "/export — une copie de tout ce que je garde sur toi\n"
             "/privacy — ce qui est stocké, où, et comment l'effacer"
         ),
@@ -256,6 +258,40 @@ _TEXTS: dict[str, dict[str, str]] = {
     "why_kind_episodic": {"en": "something you said", "fr": "ce que tu m'as dit"},
     "why_kind_emotional": {"en": "feeling", "fr": "ressenti"},
     "why_kind_temporal": {"en": "date", "fr": "date"},
+    # /profile: how the person wants to be addressed.
+    "usage_profile": {
+        "en": (
+            "Usage: /profile name <name> — what I call you (/profile name alone: your account name again)\n"
+            "/profile pronouns <pronouns> — e.g. she/her, they/them\n"
+            "/profile tu|vous — in French, whether I say « tu » or « vous » to you"
+        ),
+        "fr": (
+            "Usage : /profile name <prénom> — comment je t'appelle (/profile name seul : le nom de ton compte)\n"
+            "/profile pronouns <pronoms> — ex. elle, il, iel\n"
+            "/profile tu|vous — si je te dis « tu » ou « vous »"
+        ),
+    },
+    "profile_shown": {
+        "en": "I call you {name}; pronouns: {pronouns}; in French: {form}.",
+        "fr": "Je t'appelle {name} ; pronoms : {pronouns} ; en français : {form}.",
+    },
+    "profile_unset": {"en": "not set", "fr": "non précisé"},
+    "profile_name_set": {"en": "Got it, I'll call you {name}.", "fr": "C'est noté, je t'appellerai {name}."},
+    "profile_name_cleared": {
+        "en": "Okay, I'll use your account name again.",
+        "fr": "D'accord, je reprends le nom de ton compte.",
+    },
+    "profile_name_invalid": {
+        "en": "A name of 1 to {max} letters, please (e.g. /profile name Max).",
+        "fr": "Un prénom de 1 à {max} caractères, s'il te plaît (ex. /profile name Max).",
+    },
+    "profile_pronouns_set": {"en": "Noted: {pronouns}.", "fr": "C'est noté : {pronouns}."},
+    "profile_pronouns_cleared": {"en": "Okay, no pronouns noted.", "fr": "D'accord, aucun pronom noté."},
+    "profile_tu": {"en": "In French I'll say « tu » to you.", "fr": "OK, on se tutoie !"},
+    "profile_vous": {
+        "en": "In French I'll say « vous » to you.",
+        "fr": "Entendu, je vous vouvoierai désormais.",
+    },
 }
 
 

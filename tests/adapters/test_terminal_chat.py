@@ -181,3 +181,18 @@ async def test_memories_why_in_the_chat_and_from_the_cli_and_forgetting_takes_it
         assert "Miso" not in again and "didn't draw on anything I remember about you" in again
         exported = await chat.say("/export", expect="memories_last_replies_drew_on")
         assert '"memories_last_replies_drew_on"' in exported
+
+
+async def test_profile_in_the_terminal_sets_the_name_the_model_is_given(
+    fake_llm: FakeOpenAI, redis_url: str, data_dir: Path
+) -> None:
+    code, out, err = await _chat(
+        ["/profile name Maxou", "/profile pronouns he/him", "hello"], _env(data_dir, fake_llm.base_url, redis_url),
+        "--user", "max",
+    )  # fmt: skip
+
+    assert code == 0, err
+    assert "Got it, I'll call you Maxou." in out and "Noted: he/him." in out
+    chats = [r for r in fake_llm.requests if "response_format" not in r.body]
+    system = str(chats[-1].body["messages"][0]["content"])
+    assert "called Maxou" in system and "he/him" in system

@@ -62,6 +62,8 @@ class RestState:
     channel_recipients: dict[int, Payload] = field(default_factory=dict)
     interactions: dict[str, Payload] = field(default_factory=dict)  # token → interaction payload
     original_by_token: dict[str, int] = field(default_factory=dict)
+    avatars: list[str] = field(default_factory=list)  # data URIs the bot set as its avatar
+    avatar_refusals: int = 0  # the next avatar changes answered "too fast" (Discord's rate limit)
     changed: Callable[[], None] = lambda: None
 
 
@@ -78,6 +80,7 @@ class FakeRest:
             web.get("/api/v10/gateway/bot", self.gateway_bot),
             web.get("/api/v10/gateway", self.gateway_bot),
             web.get("/api/v10/users/@me", self.me),
+            web.patch("/api/v10/users/@me", self.edit_me),
             web.get("/api/v10/oauth2/applications/@me", self.application),
             web.post("/api/v10/users/@me/channels", self.open_dm),
             web.post("/api/v10/channels/{channel_id}/messages", self.create_message),
@@ -93,6 +96,19 @@ class FakeRest:
         return json_response(
             {"url": self.state.gateway_url, "shards": self.state.shard_count, "session_start_limit": limit}
         )
+
+    async def edit_me(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        if self.state.avatar_refusals:
+            self.state.avatar_refusals -= 1
+            too_fast = {"code": "AVATAR_RATE_LIMIT", "message": "You are changing your avatar too fast."}
+            error = {"code": 50035, "message": "Invalid Form Body", "errors": {"avatar": {"_errors": [too_fast]}}}
+            return json_response(error, status=400)
+        if "avatar" in body:
+            self.state.avatars.append(body["avatar"])
+            self.state.bot = self.state.bot | {"avatar": f"hash{len(self.state.avatars)}"}
+        self.state.changed()
+        return json_response(self.state.bot | {"verified": True, "mfa_enabled": False, "flags": 0})
 
     async def me(self, request: web.Request) -> web.Response:
         if request.headers.get("Authorization") != f"Bot {self.state.token}":

@@ -71,6 +71,7 @@ class FakeTelegram:
         self.bot_name = bot_name
         self.calls: list[ApiCall] = []
         self.commands: dict[tuple[str, str | None], list[JsonObject]] = {}  # (scope type, language) -> menu
+        self.profile_photos: list[bytes] = []  # images the bot set as its profile photo (setMyProfilePhoto)
         self.webhook: JsonObject | None = None
         self._host = host
         self._port = 0
@@ -258,6 +259,12 @@ class FakeTelegram:
             "can_read_all_group_messages": False,
             "supports_inline_queries": False,
         }
+
+    async def _api_setmyprofilephoto(self, params: JsonObject, files: dict[str, tuple[str, bytes]]) -> bool:
+        photo = params["photo"]
+        attached = str(photo.get("photo", "")).removeprefix("attach://") if isinstance(photo, dict) else ""
+        self.profile_photos.append(files[attached][1] if attached in files else b"")
+        return True
 
     async def _api_deletewebhook(self, params: JsonObject, files: Any) -> bool:
         if params.get("drop_pending_updates"):

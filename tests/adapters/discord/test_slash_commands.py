@@ -19,7 +19,7 @@ LOADING = 128
 ALL_COMMANDS = {
     "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "export", "privacy",
     "mood",
-    "help",
+    "help", "profile",
 }
 
 
@@ -257,3 +257,14 @@ async def test_memories_why_shows_the_askers_own_trail_where_asked_with_buttons_
     pressed_by_bob = await press(bot, bob, after, "Forget #1")  # a button on Alice's view, pressed by Bob
     assert pressed_by_bob.content.startswith("I have no memory with that id.")
     assert [m.text for m in bot.memories.items[f"discord:{alice['id']}"]] == ["memory 0"]
+
+
+async def test_profile_sets_the_name_and_tu_or_vous(bot: Bot) -> None:
+    alice = p.user("Alice")
+    named = await run(bot, alice, "profile", setting="name", value="Ali")
+    formal = await run(bot, alice, "profile", setting="vous")
+
+    assert named.content == "Got it, I'll call you Ali." and named.ephemeral
+    assert formal.content == "In French I'll say « vous » to you."
+    shown = await run(bot, alice, "profile")
+    assert shown.content.startswith("I call you Ali; pronouns: not set; in French: « vous ».")

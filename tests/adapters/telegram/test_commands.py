@@ -36,6 +36,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "groups",
         "language",
         "mood",
+        "profile",
         "export",
         "privacy",
     }
@@ -278,3 +279,12 @@ async def test_memories_why_shows_what_the_last_reply_drew_on_with_buttons_that_
     await telegram.push_callback(31, f"w:f:1:{fingerprint(miso)}", own)
     await telegram.wait_for(lambda: len(telegram.calls_of("answerCallbackQuery")) == 2)
     assert souvenir.memory_texts(30) == ["Léa has a cat named Miso"]
+
+
+async def test_profile_sets_how_to_address_the_person(souvenir: Souvenir) -> None:
+    await souvenir.telegram.push_command(12, "profile", "name Max", language_code="fr")
+    await souvenir.telegram.push_command(12, "profile", "tu", language_code="fr")
+    replies = await souvenir.reply_in(12, 2)
+    assert [r["text"] for r in replies] == ["C'est noté, je t'appellerai Max.", "OK, on se tutoie !"]
+    profile = await souvenir.profiles.load_profile("telegram:12")
+    assert (profile.preferred_name, profile.address_form) == ("Max", "tu")
