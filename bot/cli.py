@@ -106,7 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     mood = esub.add_parser("mood", help="the offline mood reader on labelled messages: macro-F1, valence sign")
     mood.add_argument("--data", type=Path, required=True, help='JSONL lines {"text", "lang", "label"}')
     mood.add_argument("--json", type=Path, dest="json_out", help="write the figures to this JSON file")
-    mood.add_argument("--llm", action="store_true", help="read with the language model instead (not available yet)")
+    mood.add_argument("--llm", action="store_true", help="read with the configured LLM (the app's extraction call)")
     mood.set_defaults(handler=_eval_mood)
     patterns = esub.add_parser("patterns", help="mood patterns (weekday, time of day, trend, topic) in one series")
     patterns.add_argument("--data", type=Path, required=True, help='JSONL lines {"at": ISO-8601 with offset, "text"}')
@@ -255,7 +255,12 @@ async def _eval_mood(args: argparse.Namespace, settings: Settings) -> int:
 
     if not args.data.is_file():
         raise ConfigError(f"--data: no such file {args.data}")
-    return await run_mood_eval(args.data, args.json_out, llm=args.llm)
+    if not args.llm:
+        return await run_mood_eval(args.data, args.json_out)
+    from bot.llm.factory import open_language_model
+
+    async with open_language_model(settings) as llm:
+        return await run_mood_eval(args.data, args.json_out, llm=llm)
 
 
 async def _eval_patterns(args: argparse.Namespace, settings: Settings) -> int:

@@ -8,14 +8,16 @@ import os
 import sys
 from pathlib import Path
 
+from tests.fakes.fake_openai import FakeOpenAI
+from tests.fakes.llm_script import Reply
 from tests.memory.mood_series import planted_labels, write_texts
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-async def _souvenir(tmp_path: Path, *args: str) -> tuple[int, str, str]:
+async def _souvenir(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith("SOUVENIR_")}
-    env = {**clean, "PYTHONPATH": str(ROOT), "SOUVENIR_DATA_DIR": str(tmp_path / "data")}
+    env = {**clean, "PYTHONPATH": str(ROOT), "SOUVENIR_DATA_DIR": str(tmp_path / "data"), **(env or {})}
     process = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot", *args, cwd=ROOT, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -62,10 +64,25 @@ async def test_eval_mood_refuses_a_bad_label_and_says_which_line(tmp_path: Path)
     assert not (tmp_path / "o.json").exists()
 
 
-async def test_eval_mood_with_llm_says_it_is_not_available(tmp_path: Path) -> None:
-    data = _jsonl(tmp_path / "mood.jsonl", [{"text": "fine", "lang": "en", "label": "neutral"}])
-    code, stdout, _ = await _souvenir(tmp_path, "eval", "mood", "--data", str(data), "--llm")
-    assert code == 2 and "without --llm" in stdout
+async def test_eval_mood_with_llm_reads_through_the_extraction_call_and_falls_back_offline(tmp_path: Path) -> None:
+    data = _jsonl(tmp_path / "mood.jsonl", [
+        {"text": "The bus leaves at nine", "lang": "en", "label": "neutral"},
+        {"text": "We won the final, I'm so happy!", "lang": "en", "label": "joy"},
+    ])  # fmt: skip
+    angry = '{"facts": [], "mood": {"label": "anger", "valence": -0.7, "intensity": 0.8}}'
+    async with FakeOpenAI() as llm:
+        llm.script(Reply(angry), Reply("no JSON here"), Reply("still none"))  # the second line: unreadable twice
+        out = tmp_path / "llm.json"
+        code, stdout, stderr = await _souvenir(
+            tmp_path, "eval", "mood", "--data", str(data), "--json", str(out), "--llm",
+            env={"SOUVENIR_LLM_BASE_URL": llm.base_url, "SOUVENIR_LLM_MAX_RETRIES": "0"},
+        )  # fmt: skip
+        assert code == 0, stderr
+        assert len(llm.requests) == 3  # one extraction call a line (and its one retry), nothing more
+    report = json.loads(out.read_text())
+    assert "1 of 2 readings came from the language model" in stdout
+    # The model read the bus line as anger (wrong); the offline reader read the final as joy (right).
+    assert report["accuracy"] == 0.5 and report["per_label"]["joy"]["recall"] == 1.0
 
 
 async def test_eval_patterns_finds_a_planted_sunday(tmp_path: Path) -> None:

@@ -11,25 +11,26 @@ Both run offline: USE embeddings and the shipped head (the model loads in a work
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.engine.mood import MoodPattern, TimedReading
+from bot.engine.mood import MoodPattern, MoodReading, TimedReading
+from bot.engine.ports import LanguageModel
 from bot.errors import ConfigError
 from memory.embedding import UseEmbedder
-from memory.mood.labelled import load_labelled
+from memory.extraction.llm import LlmExtractor
+from memory.mood.labelled import LabelledMessage, load_labelled
 from memory.mood.patterns import find_patterns_local
 from memory.mood.reader import OfflineMoodReader, open_offline_reader
 from memory.mood.scoring import score_readings
 from memory.mood.topics import topics_of
 
-LLM_UNAVAILABLE = (
-    "souvenir eval mood --llm: reading moods with a language model is not available in this evaluation yet "
-    "(no provider call is made); run without --llm for the offline reader"
-)
+# The evaluation reads each line as a message written now, in UTC (the mood does not depend on either).
+_LLM_READ_AT = datetime(2026, 1, 1, 12, tzinfo=UTC)
 
 
 async def _reader() -> OfflineMoodReader:
@@ -44,15 +45,29 @@ def _write(json_out: Path | None, report: dict[str, Any]) -> None:
         json_out.write_text(json.dumps(report, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
 
 
-async def run_mood_eval(data: Path, json_out: Path | None, *, llm: bool = False) -> int:
-    if llm:
-        print(LLM_UNAVAILABLE)
-        return 2
+async def _read_with_model(
+    llm: LanguageModel, rows: Sequence[LabelledMessage], offline: Sequence[MoodReading]
+) -> tuple[list[MoodReading], int]:
+    """Each line through the memory extraction call the app makes (its mood field); the offline reading where
+    the model gives none, as in the app. Returns the readings and how many came from the model."""
+    extractor = LlmExtractor(llm)
+    readings: list[MoodReading] = []
+    for row, fallback in zip(rows, offline, strict=True):
+        read: list[MoodReading] = []
+        await extractor.extract(row.text, _LLM_READ_AT, "UTC", row.lang, mood_out=read)
+        readings.append(read[0] if read else fallback)
+    return readings, sum(1 for r, o in zip(readings, offline, strict=True) if r is not o)
+
+
+async def run_mood_eval(data: Path, json_out: Path | None, *, llm: LanguageModel | None = None) -> int:
     rows = load_labelled(data)
     if not rows:
         raise ConfigError(f"--data: no labelled messages in {data}")
     reader = await _reader()
     readings = await reader.read_many([r.text for r in rows])
+    if llm is not None:
+        readings, from_model = await _read_with_model(llm, rows, readings)
+        print(f"{from_model} of {len(rows)} readings came from the language model (the rest offline)")
     report = score_readings([r.label for r in rows], readings)
     _write(json_out, report)
     print(f"{report['n']} messages: accuracy {report['accuracy']:.3f}, macro-F1 {report['macro_f1']:.3f}, "
