@@ -61,7 +61,8 @@ def render_chart(
                    markersize=3, label=say_mood("chart_daily", lang))  # fmt: skip
     over_time.axhline(0, color="#999999", linewidth=0.8)
     over_time.set_ylim(-1.05, 1.05)
-    over_time.set_xlim(start.astimezone(zone), now.astimezone(zone))  # type: ignore[arg-type]
+    # A little room past now: today's readings are not drawn on the frame's edge.
+    over_time.set_xlim(start.astimezone(zone), (now + timedelta(hours=18)).astimezone(zone))  # type: ignore[arg-type]
     over_time.set_ylabel(say_mood("chart_valence", lang))
     over_time.set_title(say_mood("chart_title", lang, days=days))
     over_time.xaxis.set_major_locator(AutoDateLocator(tz=zone, maxticks=8))
