@@ -45,6 +45,7 @@ from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
 from bot.persona_store import persona_path
 from jobs import Planner, open_proactive_jobs
+from memory.conversation_locks import RedisConversationLocks
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
@@ -196,6 +197,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             settings, redis=client, profiles=profiles, dated_events=memory, clock=clock, erasures=erasures
         )
         planner.target = schedule
+        locks = RedisConversationLocks(client)  # one reply at a time per conversation, across replicas
         engine = Engine(
             llm=llm,
             window=window,
@@ -220,6 +222,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             moods=moods,
             sensitive=sensitive,
             metrics=metrics,
+            locks=locks,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
@@ -228,7 +231,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             window=window,
             planner=planner,
             # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods],
+            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
