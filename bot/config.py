@@ -36,7 +36,11 @@ class Settings(BaseSettings):
 
     # Storage
     data_dir: Path = Path("./data")
-    redis_url: str | None = None
+    redis_url: str | None = None  # redis://, rediss:// (TLS) or unix://; unset with no Sentinel: embedded valkey
+    # Several replicas behind Sentinel: host:port,host:port and the monitored service (then no SOUVENIR_REDIS_URL).
+    redis_sentinels: str | None = None
+    redis_sentinel_service: str = "mymaster"
+    redis_password: SecretStr | None = None  # the master's password with Sentinel (a URL carries its own)
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
 
@@ -129,6 +133,20 @@ class Settings(BaseSettings):
             raise ValueError("an http:// or https:// URL such as http://localhost:11434/v1")
         return value
 
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        if value is not None and urlsplit(value.strip()).scheme not in ("redis", "rediss", "unix"):
+            raise ValueError("a redis://, rediss:// (TLS) or unix:// URL such as redis://localhost:6379/0")
+        return value.strip() if value is not None else None
+
+    @field_validator("redis_sentinels")
+    @classmethod
+    def _sentinels(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*", value.replace(" ", "")):
+            raise ValueError("host:port pairs separated by commas, such as sentinel-1:26379,sentinel-2:26379")
+        return value.replace(" ", "") if value is not None else None
+
     @field_validator("quiet_hours")
     @classmethod
     def _quiet_hours(cls, value: str) -> str:
@@ -138,6 +156,8 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _provider_needs(self) -> Settings:
+        if self.redis_url is not None and self.redis_sentinels is not None:
+            raise ValueError("SOUVENIR_REDIS_SENTINELS: set it or SOUVENIR_REDIS_URL, not both")
         if self.llm_provider == "openai-compatible" and self.llm_base_url is None:
             self.llm_base_url = OLLAMA_URL
         if self.llm_provider in ("openai", "anthropic") and self.llm_api_key is None:
@@ -145,6 +165,16 @@ class Settings(BaseSettings):
                 f"SOUVENIR_LLM_API_KEY: an API key is required when SOUVENIR_LLM_PROVIDER={self.llm_provider}"
             )
         return self
+
+    @property
+    def redis_embedded(self) -> bool:
+        """No Redis server configured: this process starts its own valkey."""
+        return self.redis_url is None and self.redis_sentinels is None
+
+    @property
+    def redis_sentinel_addresses(self) -> list[tuple[str, int]]:
+        pairs = [item.rpartition(":") for item in (self.redis_sentinels or "").split(",") if item]
+        return [(host, int(port)) for host, _, port in pairs]
 
     @property
     def resolved_llm_model(self) -> str:
