@@ -43,6 +43,10 @@ class Settings(BaseSettings):
     redis_password: SecretStr | None = None  # the master's password with Sentinel (a URL carries its own)
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
+    # A distributed Qdrant cluster (docs/deployment.md): set when the collection is first created.
+    qdrant_shards: int = Field(default=1, ge=1, le=1000)
+    qdrant_replication: int = Field(default=1, ge=1, le=100)
+    qdrant_write_consistency: int = Field(default=1, ge=1, le=100)
 
     # Language model
     llm_provider: LLMProvider = "openai-compatible"
@@ -158,6 +162,11 @@ class Settings(BaseSettings):
     def _provider_needs(self) -> Settings:
         if self.redis_url is not None and self.redis_sentinels is not None:
             raise ValueError("SOUVENIR_REDIS_SENTINELS: set it or SOUVENIR_REDIS_URL, not both")
+        if self.qdrant_write_consistency > self.qdrant_replication:
+            raise ValueError(
+                "SOUVENIR_QDRANT_WRITE_CONSISTENCY: at most SOUVENIR_QDRANT_REPLICATION (a write cannot be "
+                "confirmed by more copies than there are)"
+            )
         if self.llm_provider == "openai-compatible" and self.llm_base_url is None:
             self.llm_base_url = OLLAMA_URL
         if self.llm_provider in ("openai", "anthropic") and self.llm_api_key is None:
