@@ -95,6 +95,8 @@ class Settings(BaseSettings):
     discord_api_url: str | None = None
     discord_gateway_url: str | None = None
     discord_shards: int | None = Field(default=None, ge=1)
+    # This process's part of the shards when several processes split them, e.g. "0,1" of SOUVENIR_DISCORD_SHARDS=4.
+    discord_shard_ids: str | None = None
 
     # Unprompted messages
     birthday_time: time = time(9, 0)
@@ -151,6 +153,13 @@ class Settings(BaseSettings):
             raise ValueError("host:port pairs separated by commas, such as sentinel-1:26379,sentinel-2:26379")
         return value.replace(" ", "") if value is not None else None
 
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"\d+(,\d+)*", value.replace(" ", "")):
+            raise ValueError("shard numbers separated by commas, such as 0,1")
+        return value.replace(" ", "") if value is not None else None
+
     @field_validator("quiet_hours")
     @classmethod
     def _quiet_hours(cls, value: str) -> str:
@@ -162,6 +171,13 @@ class Settings(BaseSettings):
     def _provider_needs(self) -> Settings:
         if self.redis_url is not None and self.redis_sentinels is not None:
             raise ValueError("SOUVENIR_REDIS_SENTINELS: set it or SOUVENIR_REDIS_URL, not both")
+        if self.discord_shard_ids is not None:
+            ids = self.discord_shard_id_list or []
+            if self.discord_shards is None or max(ids) >= self.discord_shards or len(set(ids)) != len(ids):
+                raise ValueError(
+                    "SOUVENIR_DISCORD_SHARD_IDS: distinct shard numbers below SOUVENIR_DISCORD_SHARDS (which must "
+                    "be set too), e.g. SOUVENIR_DISCORD_SHARDS=2 and SOUVENIR_DISCORD_SHARD_IDS=1"
+                )
         if self.qdrant_write_consistency > self.qdrant_replication:
             raise ValueError(
                 "SOUVENIR_QDRANT_WRITE_CONSISTENCY: at most SOUVENIR_QDRANT_REPLICATION (a write cannot be "
@@ -184,6 +200,13 @@ class Settings(BaseSettings):
     def redis_sentinel_addresses(self) -> list[tuple[str, int]]:
         pairs = [item.rpartition(":") for item in (self.redis_sentinels or "").split(",") if item]
         return [(host, int(port)) for host, _, port in pairs]
+
+    @property
+    def discord_shard_id_list(self) -> list[int] | None:
+        """The shards this process connects; None: all of them."""
+        if self.discord_shard_ids is None:
+            return None
+        return [int(part) for part in self.discord_shard_ids.split(",")]
 
     @property
     def resolved_llm_model(self) -> str:
