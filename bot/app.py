@@ -45,6 +45,7 @@ from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
 from bot.persona_store import persona_path
 from jobs import Planner, open_proactive_jobs
+from memory.conversation_locks import RedisConversationLocks
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
@@ -55,6 +56,7 @@ from memory.mood.history import MoodHistoryService
 from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
+from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
 
@@ -111,15 +113,19 @@ class Core:
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
     url = settings.redis_url
-    if url is None:
+    if settings.redis_embedded:
         url = await stack.enter_async_context(embedded_redis(settings.data_dir))
-    client = aioredis.from_url(url)
+    client = redis_client(settings, url)
     stack.push_async_callback(client.aclose)
     try:
         await client.ping()
     except (RedisError, OSError) as exc:
-        shown = _without_secrets(url)
-        raise StoreUnavailable(f"cannot reach Redis at {shown} (SOUVENIR_REDIS_URL): {exc}") from None
+        if url is None:
+            service, sentinels = settings.redis_sentinel_service, settings.redis_sentinels
+            where = f"the {service} master (SOUVENIR_REDIS_SENTINELS={sentinels})"
+        else:
+            where = f"{_without_secrets(url)} (SOUVENIR_REDIS_URL)"
+        raise StoreUnavailable(f"cannot reach Redis at {where}: {exc}") from None
     return client
 
 
@@ -152,7 +158,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         persona = loaded.persona
         avatar = bot_avatar(settings.persona_avatar, loaded.card.avatar if loaded.card else None, settings.data_dir)
         # Embedded stores belong to one process: taken before any starts, so a second one never does.
-        embedded = settings.redis_url is None or settings.qdrant_url is None
+        embedded = settings.redis_embedded or settings.qdrant_url is None
         lock = stack.enter_context(hold_data_dir(settings.data_dir)) if embedded else None
         client = await _connect_redis(stack, settings)
         metrics, metrics_page = _open_metrics(settings)
@@ -196,6 +202,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             settings, redis=client, profiles=profiles, dated_events=memory, clock=clock, erasures=erasures
         )
         planner.target = schedule
+        locks = RedisConversationLocks(client)  # one reply at a time per conversation, across replicas
         engine = Engine(
             llm=llm,
             window=window,
@@ -220,6 +227,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             moods=moods,
             sensitive=sensitive,
             metrics=metrics,
+            locks=locks,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
@@ -228,7 +236,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             window=window,
             planner=planner,
             # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods],
+            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,

@@ -36,9 +36,17 @@ class Settings(BaseSettings):
 
     # Storage
     data_dir: Path = Path("./data")
-    redis_url: str | None = None
+    redis_url: str | None = None  # redis://, rediss:// (TLS) or unix://; unset with no Sentinel: embedded valkey
+    # Several replicas behind Sentinel: host:port,host:port and the monitored service (then no SOUVENIR_REDIS_URL).
+    redis_sentinels: str | None = None
+    redis_sentinel_service: str = "mymaster"
+    redis_password: SecretStr | None = None  # the master's password with Sentinel (a URL carries its own)
     qdrant_url: str | None = None
     qdrant_api_key: SecretStr | None = None
+    # A distributed Qdrant cluster (docs/deployment.md): set when the collection is first created.
+    qdrant_shards: int = Field(default=1, ge=1, le=1000)
+    qdrant_replication: int = Field(default=1, ge=1, le=100)
+    qdrant_write_consistency: int = Field(default=1, ge=1, le=100)
 
     # Language model
     llm_provider: LLMProvider = "openai-compatible"
@@ -87,6 +95,8 @@ class Settings(BaseSettings):
     discord_api_url: str | None = None
     discord_gateway_url: str | None = None
     discord_shards: int | None = Field(default=None, ge=1)
+    # This process's part of the shards when several processes split them, e.g. "0,1" of SOUVENIR_DISCORD_SHARDS=4.
+    discord_shard_ids: str | None = None
 
     # Unprompted messages
     birthday_time: time = time(9, 0)
@@ -129,6 +139,27 @@ class Settings(BaseSettings):
             raise ValueError("an http:// or https:// URL such as http://localhost:11434/v1")
         return value
 
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        if value is not None and urlsplit(value.strip()).scheme not in ("redis", "rediss", "unix"):
+            raise ValueError("a redis://, rediss:// (TLS) or unix:// URL such as redis://localhost:6379/0")
+        return value.strip() if value is not None else None
+
+    @field_validator("redis_sentinels")
+    @classmethod
+    def _sentinels(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"[^\s,:]+:\d{1,5}(,[^\s,:]+:\d{1,5})*", value.replace(" ", "")):
+            raise ValueError("host:port pairs separated by commas, such as sentinel-1:26379,sentinel-2:26379")
+        return value.replace(" ", "") if value is not None else None
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shard_ids(cls, value: str | None) -> str | None:
+        if value is not None and not re.fullmatch(r"\d+(,\d+)*", value.replace(" ", "")):
+            raise ValueError("shard numbers separated by commas, such as 0,1")
+        return value.replace(" ", "") if value is not None else None
+
     @field_validator("quiet_hours")
     @classmethod
     def _quiet_hours(cls, value: str) -> str:
@@ -138,6 +169,20 @@ class Settings(BaseSettings):
 
     @model_validator(mode="after")
     def _provider_needs(self) -> Settings:
+        if self.redis_url is not None and self.redis_sentinels is not None:
+            raise ValueError("SOUVENIR_REDIS_SENTINELS: set it or SOUVENIR_REDIS_URL, not both")
+        if self.discord_shard_ids is not None:
+            ids = self.discord_shard_id_list or []
+            if self.discord_shards is None or max(ids) >= self.discord_shards or len(set(ids)) != len(ids):
+                raise ValueError(
+                    "SOUVENIR_DISCORD_SHARD_IDS: distinct shard numbers below SOUVENIR_DISCORD_SHARDS (which must "
+                    "be set too), e.g. SOUVENIR_DISCORD_SHARDS=2 and SOUVENIR_DISCORD_SHARD_IDS=1"
+                )
+        if self.qdrant_write_consistency > self.qdrant_replication:
+            raise ValueError(
+                "SOUVENIR_QDRANT_WRITE_CONSISTENCY: at most SOUVENIR_QDRANT_REPLICATION (a write cannot be "
+                "confirmed by more copies than there are)"
+            )
         if self.llm_provider == "openai-compatible" and self.llm_base_url is None:
             self.llm_base_url = OLLAMA_URL
         if self.llm_provider in ("openai", "anthropic") and self.llm_api_key is None:
@@ -145,6 +190,23 @@ class Settings(BaseSettings):
                 f"SOUVENIR_LLM_API_KEY: an API key is required when SOUVENIR_LLM_PROVIDER={self.llm_provider}"
             )
         return self
+
+    @property
+    def redis_embedded(self) -> bool:
+        """No Redis server configured: this process starts its own valkey."""
+        return self.redis_url is None and self.redis_sentinels is None
+
+    @property
+    def redis_sentinel_addresses(self) -> list[tuple[str, int]]:
+        pairs = [item.rpartition(":") for item in (self.redis_sentinels or "").split(",") if item]
+        return [(host, int(port)) for host, _, port in pairs]
+
+    @property
+    def discord_shard_id_list(self) -> list[int] | None:
+        """The shards this process connects; None: all of them."""
+        if self.discord_shard_ids is None:
+            return None
+        return [int(part) for part in self.discord_shard_ids.split(",")]
 
     @property
     def resolved_llm_model(self) -> str:

@@ -15,12 +15,12 @@ from enum import Enum
 from typing import Any
 
 import aiohttp
-import redis.asyncio as aioredis
 
 from bot.config import Settings
 from bot.engine.model import ChatTurn
 from bot.engine.ports import CompletionRequest
 from bot.errors import ConfigError
+from memory.redis_connect import redis_client
 
 TIMEOUT_S = 10.0
 COLLECTION = "souvenir_memories"  # memory.qdrant.server.COLLECTION (not imported: it pulls in qdrant-client)
@@ -112,15 +112,16 @@ def _touch(path: os.PathLike[str]) -> None:
 
 
 async def _redis(settings: Settings) -> str:
-    if settings.redis_url is None:
+    if settings.redis_embedded:
         return f"embedded valkey under {settings.data_dir / 'redis'} (started by `souvenir run`)"
-    client = aioredis.from_url(settings.redis_url, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S)
+    client = redis_client(settings, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S)
     try:
         server = await client.info("server")
         persistence = await client.info("persistence")
     except Exception as exc:
         raise CheckFailed(
-            f"cannot reach Redis ({exc})", "start the Redis server or correct SOUVENIR_REDIS_URL"
+            f"cannot reach Redis ({exc})",
+            "start the Redis server or correct SOUVENIR_REDIS_URL (or SOUVENIR_REDIS_SENTINELS)",
         ) from None
     finally:
         await client.aclose()

@@ -31,3 +31,7 @@ class DataDirInUse(StoreUnavailable):
 
 class ErasedMeanwhile(SouvenirError):
     """The person erased their data while something about them was being written: the write was dropped."""
+
+
+class ConversationLockLost(SouvenirError):
+    """A reply's conversation lock expired and another process took it: this reply's writes were refused."""

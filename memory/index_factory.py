@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from bot.config import Settings
 from bot.engine.ports import Clock
@@ -18,6 +19,9 @@ from memory.embedding import UseEmbedder
 from memory.ports import Embedder
 from memory.qdrant.driver import IndexDriver
 from memory.qdrant.index import QdrantMemoryIndex
+
+if TYPE_CHECKING:
+    from memory.qdrant.server import CollectionLayout  # qdrant-client is imported only for a server
 
 EDGE_DIRECTORY = "qdrant"
 
@@ -37,6 +41,17 @@ async def _open_edge(settings: Settings, dimension: int) -> IndexDriver:
     return await EdgeDriver.open(settings.data_dir / EDGE_DIRECTORY, dimension)
 
 
+def collection_layout(settings: Settings) -> CollectionLayout:
+    """SOUVENIR_QDRANT_SHARDS, _REPLICATION and _WRITE_CONSISTENCY, for the server's collection."""
+    from memory.qdrant.server import CollectionLayout
+
+    return CollectionLayout(
+        shard_number=settings.qdrant_shards,
+        replication_factor=settings.qdrant_replication,
+        write_consistency_factor=settings.qdrant_write_consistency,
+    )
+
+
 async def _open_server(settings: Settings, dimension: int) -> IndexDriver:
     from qdrant_client import AsyncQdrantClient
 
@@ -45,7 +60,7 @@ async def _open_server(settings: Settings, dimension: int) -> IndexDriver:
     api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
     client = AsyncQdrantClient(url=settings.qdrant_url, api_key=api_key)
     try:
-        return await ServerDriver.open(client, dimension)
+        return await ServerDriver.open(client, dimension, layout=collection_layout(settings))
     except BaseException:
         await client.close()
         raise

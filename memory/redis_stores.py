@@ -15,6 +15,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from bot.engine.model import ChatTurn, MonthDay, UserProfile
+from bot.errors import ConversationLockLost
+from memory.conversation_locks import fence_key
 
 _PREFIX = "souvenir"
 _USERS_KEY = f"{_PREFIX}:users"  # every user key with a profile, for the operator's `memories users`
@@ -44,18 +46,31 @@ class RedisConversationWindow:
         raw = await self._redis.lrange(_window_key(conversation_id), 0, -1)
         return [_turn_from_json(item) for item in raw]
 
-    async def append_turns(self, conversation_id: str, turns: Sequence[ChatTurn]) -> None:
+    async def append_turns(self, conversation_id: str, turns: Sequence[ChatTurn], fence: int | None = None) -> None:
+        """With `fence`, nothing is written (ConversationLockLost) once a later lock holder's token was granted."""
         if not turns:
             return
         key = _window_key(conversation_id)
         async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.rpush(key, *[_turn_to_json(t) for t in turns])
-            pipe.ltrim(key, -self._max_turns, -1)
-            pipe.expire(key, self._ttl_s)
-            for author in {t.author_key for t in turns if t.author_key}:
-                pipe.sadd(_conversations_key(author), conversation_id)
-                pipe.expire(_conversations_key(author), self._ttl_s)
-            await pipe.execute()
+            while True:
+                try:
+                    if fence is not None:
+                        # The watch makes the check and the write one step: a grant in between retries the check.
+                        await pipe.watch(fence_key(conversation_id))
+                        newest = await pipe.get(fence_key(conversation_id))
+                        if newest is not None and int(newest) > fence:
+                            raise ConversationLockLost(f"{conversation_id} was taken by a later holder")
+                        pipe.multi()
+                    pipe.rpush(key, *[_turn_to_json(t) for t in turns])
+                    pipe.ltrim(key, -self._max_turns, -1)
+                    pipe.expire(key, self._ttl_s)
+                    for author in {t.author_key for t in turns if t.author_key}:
+                        pipe.sadd(_conversations_key(author), conversation_id)
+                        pipe.expire(_conversations_key(author), self._ttl_s)
+                    await pipe.execute()
+                    return
+                except WatchError:
+                    continue
 
     async def append_turns_to_many(self, turns_by_conversation: Mapping[str, Sequence[ChatTurn]]) -> None:
         """`append_turns` for several conversations in one round trip (the scheduler's unprompted messages)."""

@@ -48,7 +48,11 @@ async def run_discord(
     client: SouvenirClient
     if settings.discord_shards is not None:
         client = ShardedSouvenirClient(
-            handler=engine, user_commands=commands, timings=timings, shard_count=settings.discord_shards
+            handler=engine,
+            user_commands=commands,
+            timings=timings,
+            shard_count=settings.discord_shards,
+            shard_ids=settings.discord_shard_id_list,  # None: every shard in this process
         )
     else:
         client = SouvenirClient(handler=engine, user_commands=commands, timings=timings)

@@ -19,7 +19,7 @@ from bot.engine.addressing import with_addressing
 from bot.engine.budget import fit_prompt
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
-from bot.engine.locks import KeyedLocks
+from bot.engine.locks import InProcessConversationLocks
 from bot.engine.message_text import CleanText, clean_message_text
 from bot.engine.metrics import EngineMetrics, NoMetrics
 from bot.engine.model import (
@@ -37,6 +37,7 @@ from bot.engine.persona import Persona
 from bot.engine.ports import (
     Clock,
     CompletionRequest,
+    ConversationLocks,
     ConversationWindow,
     DatedEvents,
     DrawnMemory,
@@ -56,7 +57,7 @@ from bot.engine.stated_name import stated_name
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
-from bot.errors import LLMUnavailable
+from bot.errors import ConversationLockLost, LLMUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +102,7 @@ class Engine:
         moods: MoodState | None = None,
         sensitive: SensitiveTopics | None = None,
         metrics: EngineMetrics | None = None,
+        locks: ConversationLocks | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -117,7 +119,7 @@ class Engine:
         self._moods = moods
         self._sensitive = sensitive
         self._metrics = metrics or NoMetrics()
-        self._locks = KeyedLocks()
+        self._locks = locks or InProcessConversationLocks()
         self._background: set[asyncio.Task[None]] = set()
 
     @property
@@ -138,12 +140,19 @@ class Engine:
             log.info("duplicate delivery of %s ignored", message.dedup_key)
             self._metrics.reply_outcome("duplicate")
             return None
-        async with self._locks.hold(message.conversation_id):
-            reply = await self._answer(message, cleaned)
+        try:
+            async with self._locks.hold(message.conversation_id) as fence:
+                reply = await self._answer(message, cleaned, fence)
+        except ConversationLockLost:
+            # This process stalled past the lock's expiry and another one answers the conversation now:
+            # a second reply would overlap theirs, so this one is dropped (its turns were not written).
+            log.warning("a reply in %s was dropped: another process took the conversation", message.conversation_id)
+            self._metrics.reply_outcome("lock_lost")
+            return None
         self._metrics.reply_outcome("fallback" if reply.fallback else "answered")
         return reply
 
-    async def _answer(self, message: IncomingMessage, cleaned: CleanText) -> Reply:
+    async def _answer(self, message: IncomingMessage, cleaned: CleanText, fence: int) -> Reply:
         now = self._clock.now()
         epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
         profile = await self._profiles.load_profile(message.user.key)
@@ -211,7 +220,7 @@ class Engine:
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
         new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", text, now)]
-        await self._window.append_turns(message.conversation_id, new_turns)
+        await self._window.append_turns(message.conversation_id, new_turns, fence)
         # Only what this message changes: a /timezone or /language sent while the model was writing stays.
         await self._profiles.save_profile_fields(
             replace(

@@ -1,10 +1,11 @@
-"""One asyncio lock per key, dropped when nobody holds or waits for it."""
+"""One asyncio lock per key, dropped when nobody holds or waits for it; and conversation locks on top."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from itertools import count
 
 
 class KeyedLocks:
@@ -27,3 +28,16 @@ class KeyedLocks:
 
     def __len__(self) -> int:
         return len(self._locks)
+
+
+class InProcessConversationLocks:
+    """`ConversationLocks` for one process (tests, the terminal): FIFO per conversation, tokens from a counter."""
+
+    def __init__(self) -> None:
+        self._locks = KeyedLocks()
+        self._tokens = count(1)
+
+    @asynccontextmanager
+    async def hold(self, conversation_id: str) -> AsyncIterator[int]:
+        async with self._locks.hold(conversation_id):
+            yield next(self._tokens)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -47,7 +48,18 @@ class ConversationWindow(Protocol):
 
     async def recent_turns(self, conversation_id: str) -> list[ChatTurn]: ...
 
-    async def append_turns(self, conversation_id: str, turns: Sequence[ChatTurn]) -> None: ...
+    async def append_turns(self, conversation_id: str, turns: Sequence[ChatTurn], fence: int | None = None) -> None:
+        """With `fence` (the token `ConversationLocks.hold` gave), raises `bot.errors.ConversationLockLost` and
+        writes nothing once a later holder took the conversation's lock."""
+        ...
+
+
+class ConversationLocks(Protocol):
+    """One reply at a time per conversation, across every process that shares the stores."""
+
+    def hold(self, conversation_id: str) -> AbstractAsyncContextManager[int]:
+        """Held for the block; yields the fencing token, larger than the token of every earlier holder."""
+        ...
 
 
 class MessageClaims(Protocol):

@@ -6,7 +6,9 @@ built per tenant with `payload_m` instead of one global graph).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from qdrant_client import AsyncQdrantClient, models
@@ -27,6 +29,19 @@ from memory.qdrant.payload import (
 from memory.sparse import SparseTerms
 
 COLLECTION = "souvenir_memories"
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class CollectionLayout:
+    """How the collection spreads over a distributed Qdrant cluster (docs/deployment.md). The shard count is
+    fixed when the collection is created; replication and write consistency follow the settings on start."""
+
+    shard_number: int = 1
+    replication_factor: int = 1
+    write_consistency_factor: int = 1
+
 
 T = TypeVar("T")
 
@@ -71,8 +86,14 @@ class ServerDriver:
         self._collection = collection
 
     @classmethod
-    async def open(cls, client: AsyncQdrantClient, dimension: int, collection: str = COLLECTION) -> ServerDriver:
-        """Use `collection`, creating it with its indexes on first start; checks the vector size."""
+    async def open(
+        cls,
+        client: AsyncQdrantClient,
+        dimension: int,
+        collection: str = COLLECTION,
+        layout: CollectionLayout = CollectionLayout(),
+    ) -> ServerDriver:
+        """Use `collection`, creating it with its indexes and `layout` on first start; checks the vector size."""
         if await _call(client.collection_exists(collection)):
             info = await _call(client.get_collection(collection))
             vectors = info.config.params.vectors
@@ -83,8 +104,9 @@ class ServerDriver:
                     f"{dimension}-d ones (was SOUVENIR_EMBEDDING_PROVIDER changed?)"
                 )
             await _create_indexes(client, collection, exclude=set(info.payload_schema))  # fields added later
+            await _follow_layout(client, collection, info.config.params, layout)
             return cls(client, collection)
-        await _create(client, collection, dimension)
+        await _create(client, collection, dimension, layout)
         return cls(client, collection)
 
     async def upsert(self, user_key: str, points: Sequence[IndexPoint]) -> None:
@@ -161,13 +183,16 @@ class ServerDriver:
         await self._client.close()
 
 
-async def _create(client: AsyncQdrantClient, collection: str, dimension: int) -> None:
+async def _create(client: AsyncQdrantClient, collection: str, dimension: int, layout: CollectionLayout) -> None:
     try:
         await client.create_collection(
             collection,
             vectors_config={DENSE: models.VectorParams(size=dimension, distance=models.Distance.COSINE)},
             sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=models.Modifier.IDF)},
             hnsw_config=models.HnswConfigDiff(m=0, payload_m=16),
+            shard_number=layout.shard_number,
+            replication_factor=layout.replication_factor,
+            write_consistency_factor=layout.write_consistency_factor,
         )
     except UnexpectedResponse as exc:
         if exc.status_code != 409:  # another process created it first: fine
@@ -175,6 +200,23 @@ async def _create(client: AsyncQdrantClient, collection: str, dimension: int) ->
     except (ResponseHandlingException, OSError) as exc:
         raise StoreUnavailable(f"Qdrant server: {exc}") from exc
     await _create_indexes(client, collection, exclude=set())
+
+
+async def _follow_layout(
+    client: AsyncQdrantClient, collection: str, params: models.CollectionParams, layout: CollectionLayout
+) -> None:
+    """Replication and write consistency can change on a live collection; the shard count cannot."""
+    if params.shard_number is not None and params.shard_number != layout.shard_number:
+        log.warning(
+            "Qdrant collection %r has %s shards, SOUVENIR_QDRANT_SHARDS says %s: the shard count is fixed at creation",
+            collection, params.shard_number, layout.shard_number,
+        )  # fmt: skip
+    stored = (params.replication_factor or 1, params.write_consistency_factor or 1)
+    if stored != (layout.replication_factor, layout.write_consistency_factor):
+        change = models.CollectionParamsDiff(
+            replication_factor=layout.replication_factor, write_consistency_factor=layout.write_consistency_factor
+        )
+        await _call(client.update_collection(collection, collection_params=change))
 
 
 async def _create_indexes(client: AsyncQdrantClient, collection: str, exclude: set[str]) -> None:

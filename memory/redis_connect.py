@@ -1,0 +1,25 @@
+"""The Redis client for the configured server: a URL (redis://, rediss:// for TLS, unix://) or the master that
+Sentinel names, so replicas follow a failover. Built, not connected: the first command connects."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.sentinel import Sentinel
+
+from bot.config import Settings
+
+
+def redis_client(settings: Settings, url: str | None = None, **options: Any) -> aioredis.Redis:
+    """The client for SOUVENIR_REDIS_SENTINELS when set, else for `url` (default SOUVENIR_REDIS_URL).
+    `options` are connection settings (timeouts) for the server and, with Sentinel, for the sentinels too."""
+    if settings.redis_sentinels is not None:
+        password = settings.redis_password.get_secret_value() if settings.redis_password else None
+        sentinel = Sentinel(settings.redis_sentinel_addresses, sentinel_kwargs=dict(options), **options)
+        return sentinel.master_for(settings.redis_sentinel_service, password=password)
+    chosen = url or settings.redis_url
+    if chosen is None:
+        raise ValueError("no Redis configured: the embedded valkey's URL must be given")
+    # rediss:// gives TLS connections (certificates checked; ?ssl_cert_reqs=none and ?ssl_ca_certs=... tune it).
+    return aioredis.from_url(chosen, **options)
