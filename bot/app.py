@@ -37,6 +37,7 @@ from bot.engine.ports import (
     OccasionPlanner,
     UserDataEraser,
 )
+from bot.engine.reach import reaching_last_used
 from bot.errors import ConfigError, StoreUnavailable
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
@@ -49,6 +50,7 @@ from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
+from memory.identities import RedisIdentities
 from memory.index_factory import open_embedder
 from memory.mood import find_patterns, open_mood_reader
 from memory.mood.history import MoodHistoryService
@@ -107,6 +109,7 @@ class Core:
     metrics_page: MetricsPage | None  # None: SOUVENIR_HTTP_PORT unset, nothing exported
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
+    identities: RedisIdentities | None = None  # which accounts are one person (/link)
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -196,6 +199,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             settings, redis=client, profiles=profiles, dated_events=memory, clock=clock, erasures=erasures
         )
         planner.target = schedule
+        identities = RedisIdentities(client, clock)  # accounts linked into one person (/link)
         engine = Engine(
             llm=llm,
             window=window,
@@ -220,6 +224,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             moods=moods,
             sensitive=sensitive,
             metrics=metrics,
+            identities=identities,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
@@ -236,6 +241,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             window_ttl_hours=settings.window_ttl_hours,
             trail=trail,
             moods=MoodHistoryService(moods, clock),
+            identities=identities,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
@@ -245,7 +251,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar,
+            readiness, metrics, metrics_page, moods, avatar, identities,
         )  # fmt: skip
 
 
@@ -305,7 +311,8 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 dated_events=core.memory,
                 memory=core.memory,
                 llm=core.llm,
-                messengers=messengers,
+                # A linked person hears from the companion where they were last seen.
+                messengers=reaching_last_used(core.identities, messengers) if core.identities else messengers,
                 clock=core.clock,
                 persona=core.engine.persona,
                 moods=core.moods,
