@@ -10,8 +10,15 @@ from bot.config import load_settings
 from tests.conftest import FakeClock
 from tests.fakes import fake_discord_payloads as payloads
 from tests.fakes.fake_discord import FakeDiscord
+from tests.fakes.fake_discord_rest import Sent
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.fake_telegram import FakeTelegram
+
+
+async def answered(discord: FakeDiscord, token: str) -> list[Sent]:
+    """The answer to a slash command (after its "thinking…" deferral)."""
+    return await discord.wait_for(lambda: [s for s in discord.for_interaction(token) if s.content] or None, 30)
+
 
 CODE = re.compile(r"\b([0-9A-Z]{4}-[0-9A-Z]{4})\b")
 
@@ -43,15 +50,15 @@ async def test_a_telegram_code_links_a_discord_account_and_a_stranger_gets_nothi
             code = [m.group(1) for t in telegram.texts(77) if (m := CODE.search(t))][-1]
 
             linked = await discord.slash(ana, "link", {"code": code})
-            [answer] = await discord.wait_for(lambda: [s for s in discord.for_interaction(linked) if s.content] or None, 30)
+            [answer] = await answered(discord, linked)
             assert "Linked" in answer.content
             replayed = await discord.slash(mallory, "link", {"code": code})
-            [refused] = await discord.wait_for(lambda: [s for s in discord.for_interaction(replayed) if s.content] or None, 30)
+            [refused] = await answered(discord, replayed)
             assert "doesn't work" in refused.content
 
             shown = await discord.slash(ana, "memories")
-            [listing] = await discord.wait_for(lambda: [s for s in discord.for_interaction(shown) if s.content] or None, 30)
+            [listing] = await answered(discord, shown)
             assert "Zanzibar" in listing.content
             peeked = await discord.slash(mallory, "memories")
-            [nothing] = await discord.wait_for(lambda: [s for s in discord.for_interaction(peeked) if s.content] or None, 30)
+            [nothing] = await answered(discord, peeked)
             assert "Zanzibar" not in nothing.content
