@@ -37,7 +37,6 @@ from bot.engine.ports import (
     OccasionPlanner,
     UserDataEraser,
 )
-from bot.engine.reach import reaching_last_used
 from bot.errors import ConfigError, StoreUnavailable
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
@@ -311,12 +310,12 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 dated_events=core.memory,
                 memory=core.memory,
                 llm=core.llm,
-                # A linked person hears from the companion where they were last seen.
-                messengers=reaching_last_used(core.identities, messengers) if core.identities else messengers,
+                messengers=messengers,
                 clock=core.clock,
                 persona=core.engine.persona,
                 moods=core.moods,
                 metrics=core.metrics,
+                identities=core.identities,  # a linked person hears from the companion where last seen
             )
         )
         yield sorted(messengers)

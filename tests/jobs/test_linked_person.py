@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from bot.engine.model import MonthDay, UserRef
-from bot.engine.reach import reaching_last_used
+from bot.engine.model import MonthDay, UserRef, dm_conversation_id
 from jobs.compose import Composer
 from jobs.sweep import Sweeper
 from memory.identities import RedisIdentities
@@ -34,8 +33,9 @@ async def test_the_birthday_is_wished_once_on_the_platform_used_last(make_world:
         window=world.window,
         dated_events=world.events,
         composer=Composer(llm=None, memory=world.memory),
-        messengers=reaching_last_used(identities, {"telegram": telegram, "discord": discord}),
+        messengers={"telegram": telegram, "discord": discord},
         clock=world.clock,
+        identities=identities,
     )
 
     while world.clock.now() < datetime(2026, 3, 15, 12, tzinfo=UTC):
@@ -45,3 +45,7 @@ async def test_the_birthday_is_wished_once_on_the_platform_used_last(make_world:
     assert [(d.user_key, d.at) for d in discord.deliveries] == [("discord:4711", datetime(2026, 3, 14, 8, tzinfo=UTC))]
     assert "Happy birthday Ana" in discord.deliveries[0].text
     assert telegram.deliveries == []
+    # Her answer on Discord comes with the wish in that chat's window, where the model sees it.
+    [wish] = await world.window.recent_turns(dm_conversation_id(DC))
+    assert wish.role == "assistant" and "Happy birthday Ana" in wish.text
+    assert await world.window.recent_turns(dm_conversation_id(TG)) == []
