@@ -76,7 +76,8 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": (
             "What I keep: nothing outside the server of whoever runs this bot.\n"
             "• in its Redis database: your settings (name, language, time zone, birthday, check-ins, group "
-            "sharing), our recent messages in each chat (they expire after {window_hours} hours of silence), "
+            "sharing, the accounts you linked with /link), our recent messages in each chat (they expire after "
+            "{window_hours} hours of silence), "
             "which of your memories my last replies drew on (/memories why; kept as long), how each of your "
             "messages felt (kept 400 days, for you alone: /mood) and the schedule of my unprompted messages;\n"
             "• in its Qdrant memory index: memories drawn from what you tell me (your messages, facts, dates, "
@@ -96,7 +97,8 @@ _TEXTS: dict[str, dict[str, str]] = {
         "fr": (
             "Ce que je garde : rien en dehors du serveur de la personne qui héberge ce bot.\n"
             "• dans sa base Redis : tes réglages (nom, langue, fuseau, anniversaire, nouvelles, partage dans "
-            "les groupes), nos messages récents de chaque conversation (ils expirent après {window_hours} heures de "
+            "les groupes, les comptes liés avec /link), nos messages récents de chaque conversation (ils expirent "
+            "après {window_hours} heures de "
             "silence), les souvenirs sur lesquels s'appuyaient mes dernières réponses (/memories why ; gardés "
             "aussi longtemps), ce que chacun de tes messages laissait sentir (gardé 400 jours, pour toi seul·e : "
             "/mood) et le calendrier de mes messages spontanés ;\n"
