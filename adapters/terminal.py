@@ -155,6 +155,8 @@ class TerminalChat:
             await self._forget(argument)
         elif name == "mood":
             await self._mood(argument)
+        elif name in ("link", "unlink"):  # one terminal user is no account on another platform
+            self._print(say("link_unavailable", await commands.language_of(user)))
         elif name == "export":
             data = await commands.export(user)
             if argument:

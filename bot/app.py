@@ -50,6 +50,7 @@ from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
+from memory.identities import RedisIdentities
 from memory.index_factory import open_embedder
 from memory.mood import find_patterns, open_mood_reader
 from memory.mood.history import MoodHistoryService
@@ -109,6 +110,7 @@ class Core:
     metrics_page: MetricsPage | None  # None: SOUVENIR_HTTP_PORT unset, nothing exported
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
+    identities: RedisIdentities | None = None  # which accounts are one person (/link)
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -203,6 +205,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         )
         planner.target = schedule
         locks = RedisConversationLocks(client)  # one reply at a time per conversation, across replicas
+        identities = RedisIdentities(client, clock)  # accounts linked into one person (/link)
         engine = Engine(
             llm=llm,
             window=window,
@@ -228,6 +231,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             sensitive=sensitive,
             metrics=metrics,
             locks=locks,
+            identities=identities,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
@@ -244,6 +248,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             window_ttl_hours=settings.window_ttl_hours,
             trail=trail,
             moods=MoodHistoryService(moods, clock),
+            identities=identities,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
@@ -253,7 +258,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar,
+            readiness, metrics, metrics_page, moods, avatar, identities,
         )  # fmt: skip
 
 
@@ -318,6 +323,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 persona=core.engine.persona,
                 moods=core.moods,
                 metrics=core.metrics,
+                identities=core.identities,  # a linked person hears from the companion where last seen
             )
         )
         yield sorted(messengers)

@@ -14,7 +14,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from bot.config import Settings
 from bot.engine.metrics import ProactiveMetrics
 from bot.engine.persona import Persona
-from bot.engine.ports import Clock, DatedEvents, LanguageModel, LongTermMemory, Messenger, MoodState
+from bot.engine.ports import Clock, DatedEvents, Identities, LanguageModel, LongTermMemory, Messenger, MoodState
 from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.ports import SweepProfiles, WindowAppends
@@ -77,6 +77,7 @@ async def open_proactive_jobs(
     compose_timeout: timedelta = timedelta(minutes=2),
     shutdown_timeout: timedelta = timedelta(seconds=30),
     metrics: ProactiveMetrics | None = None,
+    identities: Identities | None = None,
 ) -> AsyncIterator[Planner]:
     """Start the every-minute sweep over `planner`'s schedule (the one planner the app also hands to commands
     and memory, so both see one due store); yield it; stop on exit.
@@ -94,6 +95,7 @@ async def open_proactive_jobs(
         messengers=messengers,
         clock=clock,
         metrics=metrics,
+        identities=identities,
     )
     job = _SweepJob(sweeper)
     quiet_apscheduler = logging.getLogger("apscheduler.executors")

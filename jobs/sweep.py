@@ -25,7 +25,8 @@ from typing import TypeVar
 from bot.config import Settings
 from bot.engine.metrics import NoMetrics, ProactiveMetrics
 from bot.engine.model import ChatTurn, UserProfile, UserRef, dm_conversation_id
-from bot.engine.ports import Clock, DatedEvents, Messenger
+from bot.engine.noop import NoIdentities
+from bot.engine.ports import Clock, DatedEvents, Identities, Messenger
 from bot.errors import UserUnreachable
 from jobs.compose import Composer
 from jobs.decisions import Decider, Decision, DropUser, ForgetEvent, Move, Send
@@ -59,6 +60,7 @@ class _Result:
     text: str = ""
     disclosed: bool = False
     at: datetime | None = None
+    account: str = ""  # the account it was delivered to (a linked person's last-used one)
 
 
 # Why a due message was not sent this time, as /metrics names it.
@@ -81,8 +83,10 @@ class Sweeper:
         concurrency: int = 32,
         retry_delay: timedelta = timedelta(minutes=1),
         metrics: ProactiveMetrics | None = None,
+        identities: Identities | None = None,
     ) -> None:
         self._settings = settings
+        self._identities = identities or NoIdentities()  # a linked person is written to where last seen
         self._metrics = metrics or NoMetrics()
         self._due = due
         self._profiles = profiles
@@ -247,13 +251,17 @@ class Sweeper:
         language = send.profile.language or self._settings.default_language
         shown = self._settings.disclosure_policy.shown(text, language, disclose)
         try:
-            await self._messengers[member.platform].send_direct(member.user_key, shown)
+            account = await self._identities.reach(member.user_key)
+            messenger = self._messengers.get(account.partition(":")[0])
+            if messenger is None:  # that platform is not running here: the person's own account, then
+                account, messenger = member.user_key, self._messengers[member.platform]
+            await messenger.send_direct(account, shown)
         except UserUnreachable:
             return _Result(send, Outcome.UNREACHABLE, counted)
         except Exception:
             log.exception("sending to %s failed; retrying shortly", member.user_key)
             return _Result(send, Outcome.FAILED, counted)
-        return _Result(send, Outcome.SENT, counted, text, disclose, self._clock.now())
+        return _Result(send, Outcome.SENT, counted, text, disclose, self._clock.now(), account)
 
     async def _remember(self, done: list[_Result]) -> None:
         """Replies have context, and the disclosure is not repeated too soon. Best effort: these were sent."""
@@ -261,7 +269,7 @@ class Sweeper:
         disclosed: dict[str, datetime] = {}
         for result in done:
             user_key, at = result.send.profile.user_key, result.at or self._clock.now()
-            platform, _, user_id = user_key.partition(":")
+            platform, _, user_id = (result.account or user_key).partition(":")  # the chat it was sent to
             conversation = dm_conversation_id(UserRef(platform, user_id))
             turns.setdefault(conversation, []).append(ChatTurn("assistant", result.text, at))
             if result.disclosed:

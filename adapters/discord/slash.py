@@ -180,6 +180,18 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
         attachment = discord.File(io.BytesIO(chart.png), filename=MOOD_CHART_FILENAME)
         await interaction.followup.send(chart.text, file=attachment, ephemeral=True)
 
+    @tree.command(name="link", description=_("Be one person on Telegram and Discord"))
+    @app_commands.rename(code=_("code"))
+    @app_commands.describe(code=_("The code /link gave you on your other account (empty: get a code here)"))
+    @_everywhere
+    async def link(interaction: discord.Interaction[Any], code: str = "") -> None:
+        await _answer(interaction, lambda user, hint: service.link(user, code, hint))
+
+    @tree.command(name="unlink", description=_("Undo /link"))
+    @_everywhere
+    async def unlink(interaction: discord.Interaction[Any]) -> None:
+        await _answer(interaction, service.unlink)
+
     @tree.command(name="privacy", description=_("What is stored, where, and how to erase it"))
     @_everywhere
     async def privacy(interaction: discord.Interaction[Any]) -> None:

@@ -29,6 +29,8 @@ FRENCH: dict[str, str] = {
     ),
     "The language I use with you": "La langue que j'utilise avec toi",
     "How I address you: name, pronouns, tu or vous": "Comment je m'adresse à toi : prénom, pronoms, tu ou vous",
+    "Be one person on Telegram and Discord": "Être une seule personne sur Telegram et Discord",
+    "Undo /link": "Annuler /link",
     # option names (lowercase, no spaces: Discord's rule for names)
     "memory": "souvenir",
     "text": "texte",
@@ -40,6 +42,7 @@ FRENCH: dict[str, str] = {
     "days": "jours",
     "setting": "reglage",
     "value": "valeur",
+    "code": "code",
     "name": "prénom",
     "pronouns": "pronoms",
     # option descriptions
@@ -56,6 +59,9 @@ FRENCH: dict[str, str] = {
     "On or off": "Activées ou non",
     "How many days back (30 unless you say)": "Combien de jours en arrière (30 sinon)",
     "What to set": "Ce que tu veux régler",
+    "The code /link gave you on your other account (empty: get a code here)": (
+        "Le code que /link t'a donné sur ton autre compte (vide : obtenir un code ici)"
+    ),
     "Your name or pronouns (empty: back to none)": "Ton prénom ou tes pronoms (vide : aucun)",
     # choice names
     "on": "activer",

@@ -83,6 +83,14 @@ class CommandHandlers:
     async def profile(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._with_argument(update, self._commands.set_profile)
 
+    async def link(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._with_argument(update, self._commands.link)
+
+    async def unlink(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if asked := _asked(update):
+            message, user, hint = asked
+            await self._answer_result(message, await self._commands.unlink(user, hint))
+
     async def _with_argument(self, update: Update, command: ArgumentCommand) -> None:
         """A command whose text after the command word goes to `UserCommands`; its result is the answer."""
         if asked := _asked(update):

@@ -12,7 +12,7 @@ log = logging.getLogger(__name__)
 # Commands that read or change a person's own data only work in private chats.
 PRIVATE_COMMANDS = (
     "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "mood", "profile",
-    "export"
+    "export", "link", "unlink"
 )  # fmt: skip
 GROUP_COMMANDS = ("start", "help", "privacy")
 
@@ -31,6 +31,8 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "mood": "A chart of how you've been feeling",
         "profile": "How to address you (name, pronouns, tu/vous)",
         "export": "Get a copy of your data",
+        "link": "Be one person on Telegram and Discord",
+        "unlink": "Undo /link",
         "privacy": "What is stored and where",
     },
     "fr": {
@@ -47,6 +49,8 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "mood": "Un graphique de ton humeur",
         "profile": "Comment m'adresser à toi (prénom, pronoms, tu/vous)",
         "export": "Recevoir une copie de tes données",
+        "link": "Être une seule personne sur Telegram et Discord",
+        "unlink": "Annuler /link",
         "privacy": "Ce qui est stocké et où",
     },
 }
@@ -64,6 +68,8 @@ _MENU_ORDER = (
     "mood",
     "profile",
     "export",
+    "link",
+    "unlink",
     "privacy",
 )
 

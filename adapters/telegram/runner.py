@@ -167,6 +167,8 @@ def _register_handlers(
         "profile": commands.profile,
         "export": commands.export,
         "mood": commands.mood,
+        "link": commands.link,
+        "unlink": commands.unlink,
     }
     for name in GROUP_COMMANDS:
         application.add_handler(CommandHandler(name, boundary.wrap(name, callbacks[name]), filters=fresh))

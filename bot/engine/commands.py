@@ -13,18 +13,21 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.engine.addressing import MAX_NAME_CHARS, MAX_PRONOUNS_CHARS
 from bot.engine.dates import parse_birthday
 from bot.engine.language import normalise_language
+from bot.engine.linking import Redeemed, shown_code
 from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
 from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
 from bot.engine.ports import (
+    AccountLinks,
     Clock,
     ConversationWindow,
+    Identities,
     MemoryBrowser,
     MoodHistory,
     OccasionPlanner,
@@ -56,6 +59,21 @@ _MONTHS = {
 
 
 Switch = Callable[[UserProfile, bool], UserProfile]
+
+
+class LinkedIdentities(Identities, AccountLinks, UserDataEraser, Protocol):
+    """Who is who across platforms, as /link, /unlink and /forget all use it."""
+
+
+_REDEEM_TEXTS = {
+    Redeemed.INVALID: "link_invalid",
+    Redeemed.EXPIRED: "link_expired",
+    Redeemed.SAME_PLATFORM: "link_same_platform",
+    Redeemed.ALREADY_LINKED: "link_already_linked",
+    Redeemed.PLATFORM_TAKEN: "link_platform_taken",
+    Redeemed.HAS_MEMORIES: "link_has_memories",
+    Redeemed.RATE_LIMITED: "link_tries_limited",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +121,10 @@ class UserCommands:
         window_ttl_hours: float = 72.0,
         trail: ReplyTrail | None = None,
         moods: MoodHistory | None = None,
+        identities: LinkedIdentities | None = None,
     ) -> None:
         self._profiles = profiles
+        self._identities = identities  # None: no linking (the terminal chat); every account is its own person
         self._moods = moods
         self._window_hours = f"{window_ttl_hours:g}"  # /privacy says when recent messages expire
         self._memories = memories
@@ -119,7 +139,50 @@ class UserCommands:
         # user key -> (memory id, text) of each item on the last page they were shown, numbered from 1.
         self._shown: OrderedDict[str, tuple[tuple[str, str], ...]] = OrderedDict()
 
+    async def _person(self, user: UserRef) -> UserRef:
+        """The account as the person it belongs to (see `UserRef.key`); once per command."""
+        if user.person_key or self._identities is None:
+            return user
+        return replace(user, person_key=await self._identities.person_of(user))
+
+    async def link(self, user: UserRef, argument: str = "", hint: str | None = None) -> CommandResult:
+        """/link: a code for the person's account on another platform; /link CODE: join this account to the
+        person who asked for CODE (the rules are in `bot.engine.linking`)."""
+        user = await self._person(user)
+        lang = await self.language_of(user, hint)
+        if self._identities is None:
+            return CommandResult(say("link_unavailable", lang), ok=False)
+        if not argument.strip():
+            issued = await self._identities.issue_code(user)
+            if issued.code is None:
+                return CommandResult(say("link_code_limited", lang), ok=False)
+            return CommandResult(say("link_code", lang, code=shown_code(issued.code)))
+        if len(await self._identities.accounts(user.key)) > 1:
+            return CommandResult(say("link_already_linked", lang), ok=False)
+        # Never merged: an account with memories of its own cannot join (nor be read into) another person.
+        if (await self._memories.list_memories(user.key, 0, 1)).total > 0:
+            return CommandResult(say("link_has_memories", lang), ok=False)
+        redemption = await self._identities.redeem(user, argument)
+        if redemption.outcome is not Redeemed.LINKED:
+            return CommandResult(say(_REDEEM_TEXTS[redemption.outcome], lang), ok=False)
+        # What the account kept on its own (settings, moods, schedule, recent messages) is dropped, so it
+        # never gets wishes of its own or leaves data behind under its plain key.
+        await self._erase(user.account_key)
+        person = replace(user, person_key=redemption.person_key or user.key)
+        return CommandResult(say("link_linked", await self.language_of(person, hint)))
+
+    async def unlink(self, user: UserRef, hint: str | None = None) -> CommandResult:
+        """/unlink: the accounts are strangers again; the one whose key is the person's keeps everything."""
+        user = await self._person(user)
+        lang = await self.language_of(user, hint)
+        if self._identities is None:
+            return CommandResult(say("link_unavailable", lang), ok=False)
+        if await self._identities.unlink(user) is None:
+            return CommandResult(say("unlink_not_linked", lang), ok=False)
+        return CommandResult(say("unlink_done", lang))
+
     async def language_of(self, user: UserRef, hint: str | None = None) -> str:
+        user = await self._person(user)
         profile = await self._profiles.load_profile(user.key)
         return profile.language or normalise_language(hint) or self._default_language
 
@@ -135,6 +198,7 @@ class UserCommands:
         return say("privacy", await self.language_of(user, hint), window_hours=self._window_hours)
 
     async def remember(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         if not text.strip():
             return CommandResult(say("usage_remember", lang), ok=False)
@@ -143,6 +207,7 @@ class UserCommands:
         return CommandResult(say("remembered", lang))
 
     async def set_birthday(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         if not text.strip():
             return CommandResult(say("usage_birthday", lang), ok=False)
@@ -159,6 +224,7 @@ class UserCommands:
         return CommandResult(say("birthday_set", lang, date=shown))
 
     async def set_timezone(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         if not text.strip():
             return CommandResult(say("usage_timezone", lang), ok=False)
@@ -172,6 +238,7 @@ class UserCommands:
         return CommandResult(say("timezone_set", lang, zone=zone, time=local))
 
     async def set_checkins(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        user = await self._person(user)
         result = await self._switch(user, text, hint, lambda p, on: replace(p, checkins=on), texts="checkins")
         if result.ok:
             await self._planner.plan_user(user.key)
@@ -179,6 +246,7 @@ class UserCommands:
 
     async def set_group_sharing(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """Opt in (or back out) of private memories surfacing in group chats."""
+        user = await self._person(user)
         share = lambda p, on: replace(p, share_dm_memories_in_groups=on)  # noqa: E731
         return await self._switch(user, text, hint, share, texts="groups")
 
@@ -197,6 +265,7 @@ class UserCommands:
 
     async def set_language(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """/language en|fr pins the language used with the person; /language auto follows what they write."""
+        user = await self._person(user)
         word = text.strip().lower()
         profile = await self._profiles.load_profile(user.key)
         if word in _AUTO:
@@ -210,6 +279,7 @@ class UserCommands:
 
     async def set_profile(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """/profile [name <name>|pronouns <pronouns>|tu|vous]: how the person wants to be addressed."""
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         field, _, value = text.strip().partition(" ")
         field, value = field.lower(), " ".join(value.split())
@@ -239,6 +309,7 @@ class UserCommands:
         return CommandResult(say("usage_profile", lang), ok=False)
 
     async def memories_page(self, user: UserRef, offset: int = 0, limit: int = 5) -> MemoryPage:
+        user = await self._person(user)
         return await self._memories.list_memories(user.key, max(0, offset), max(1, min(limit, 50)))
 
     async def memories_listing(
@@ -246,6 +317,7 @@ class UserCommands:
     ) -> MemoriesListing:
         """/memories [page]: that page (the first without an argument), a usage line for anything but a page
         number, and a plain "no such page" past the last one."""
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         word = argument.strip()
         if word and not (_NUMBER.fullmatch(word) and int(word) >= 1):
@@ -261,6 +333,7 @@ class UserCommands:
     async def describe_page(self, user: UserRef, page: MemoryPage, hint: str | None = None) -> str:
         """The page as text, items numbered from 1 within the page (buttons and "/forget <n>" refer to those
         numbers); a memory that a newer one replaced is marked."""
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         self._remember_shown(user, page)
         if page.total == 0 or not page.items:
@@ -278,6 +351,7 @@ class UserCommands:
     ) -> WhyListing:
         """/memories why: the memories the last reply to the person drew on, in that conversation (None: in
         any). Once `shown` to the person, "/forget <n>" means the n-th of them."""
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         replies = await self._trail.recent_replies(user.key, conversation_id)
         listing = why_listing(replies[0] if replies else None, lang)
@@ -294,6 +368,7 @@ class UserCommands:
 
     async def forget_memory(self, user: UserRef, reference: str, hint: str | None = None) -> CommandResult:
         """Forget one memory by its number on the last page shown (else in the newest-first listing), or by id."""
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         reference = reference.strip()
         if not reference:
@@ -324,22 +399,39 @@ class UserCommands:
         return CommandResult(say("forgot_this", lang, text=shown_text))
 
     async def forget_everything(self, user: UserRef, hint: str | None = None) -> CommandResult:
-        """Erase the person from every store. Each part is tried even if another fails."""
+        """Erase the person from every store, under their key and each linked account's (private chats and
+        their claims are named by the account), then their links. Each part is tried even if another fails."""
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
+        accounts = await self._identities.accounts(user.key) if self._identities is not None else []
         failures = 0
-        for eraser in self._erasers:
+        for key in dict.fromkeys([user.key, *accounts]):
+            failures += await self._erase(key)
+        if self._identities is not None:
             try:
-                await eraser.forget_user(user.key)
+                await self._identities.forget_user(user.key)
             except Exception:
                 failures += 1
-                log.exception("forget_user failed in %s for a user", type(eraser).__name__)
+                log.exception("forgetting the links of a person failed")
         if failures:
             # A store is down: say so in their language; trying again erases what is left.
             return CommandResult(say("forget_all_failed", lang), ok=False)
         return CommandResult(say("forgot_all", lang))
 
+    async def _erase(self, user_key: str) -> int:
+        """Every store forgets `user_key`; the number of stores that failed."""
+        failures = 0
+        for eraser in self._erasers:
+            try:
+                await eraser.forget_user(user_key)
+            except Exception:
+                failures += 1
+                log.exception("forget_user failed in %s for a user", type(eraser).__name__)
+        return failures
+
     async def mood(self, user: UserRef, argument: str = "", hint: str | None = None) -> MoodChart:
         """/mood [days]: the person's own chart (30 days unless they ask for up to 400)."""
+        user = await self._person(user)
         lang = await self.language_of(user, hint)
         word = argument.strip()
         if word and not (_NUMBER.fullmatch(word) and 1 <= int(word) <= _MOOD_DAYS_MAX):
@@ -360,11 +452,13 @@ class UserCommands:
 
     async def export(self, user: UserRef) -> bytes:
         """Everything held about the person, as UTF-8 JSON."""
+        user = await self._person(user)
         profile = await self._profiles.load_profile(user.key)
         memories = await self._memories.export_memories(user.key)
         turns = await self._window.recent_turns(dm_conversation_id(user))
         document: dict[str, Any] = {
             "user": user.key,
+            "accounts": await self._identities.accounts(user.key) if self._identities else [user.key],
             "exported_at": self._clock.now().isoformat(),
             "profile": _profile_json(profile),
             "memories": [

@@ -32,7 +32,7 @@ from bot.engine.model import (
     Reply,
     UserProfile,
 )
-from bot.engine.noop import NoErasureFence, NoReplyTrail
+from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.persona import Persona
 from bot.engine.ports import (
     Clock,
@@ -42,6 +42,7 @@ from bot.engine.ports import (
     DatedEvents,
     DrawnMemory,
     ErasureFence,
+    Identities,
     LanguageModel,
     LongTermMemory,
     MessageClaims,
@@ -103,6 +104,7 @@ class Engine:
         sensitive: SensitiveTopics | None = None,
         metrics: EngineMetrics | None = None,
         locks: ConversationLocks | None = None,
+        identities: Identities | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -120,6 +122,7 @@ class Engine:
         self._sensitive = sensitive
         self._metrics = metrics or NoMetrics()
         self._locks = locks or InProcessConversationLocks()
+        self._identities = identities or NoIdentities()
         self._background: set[asyncio.Task[None]] = set()
 
     @property
@@ -136,6 +139,9 @@ class Engine:
             self._metrics.reply_outcome("empty")
             return None
         message = replace(message, text=cleaned.text)
+        # Once, here: from now on every store sees the person (one key for accounts linked with /link).
+        person = await self._identities.person_of(message.user)
+        message = replace(message, user=replace(message.user, person_key=person))
         if not await self._claims.claim(message.dedup_key):
             log.info("duplicate delivery of %s ignored", message.dedup_key)
             self._metrics.reply_outcome("duplicate")

@@ -21,15 +21,23 @@ class ChatKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class UserRef:
-    """A person on one platform. `key` is the identity every store is partitioned by."""
+    """A person on one platform. `key` is the identity every store is partitioned by: the account's own
+    key, or, once the account is linked with one on another platform (/link), the person's key — set by
+    the engine where messages and commands come in (`person_key`), never by adapters."""
 
     platform: str  # "telegram" | "discord" | "terminal"
     user_id: str
     display_name: str = ""
+    person_key: str = ""  # "": not resolved yet, or the account is the person
+
+    @property
+    def account_key(self) -> str:
+        """This platform account, whoever it belongs to: where a message to it is delivered."""
+        return f"{self.platform}:{self.user_id}"
 
     @property
     def key(self) -> str:
-        return f"{self.platform}:{self.user_id}"
+        return self.person_key or self.account_key
 
 
 DM_SCOPE = "dm"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.engine.model import DatedEvent, Exchange, RecalledMemory, RecallQuery
+from bot.engine.model import DatedEvent, Exchange, RecalledMemory, RecallQuery, UserRef
 from bot.engine.ports import TrailReply
 
 
@@ -54,3 +54,16 @@ class NoReplyTrail:
 
     async def recent_replies(self, user_key: str, conversation_id: str | None = None) -> list[TrailReply]:
         return []
+
+
+class NoIdentities:
+    """Every account is its own person (nothing links them)."""
+
+    async def person_of(self, user: UserRef) -> str:
+        return user.account_key
+
+    async def reach(self, person_key: str) -> str:
+        return person_key
+
+    async def accounts(self, person_key: str) -> list[str]:
+        return [person_key]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.engine.linking import IssuedCode, Redemption
 from bot.engine.model import (
     ChatTurn,
     DatedEvent,
@@ -17,6 +18,7 @@ from bot.engine.model import (
     RecalledMemory,
     RecallQuery,
     UserProfile,
+    UserRef,
 )
 from bot.engine.mood import TimedReading
 from bot.engine.tone import MoodSnapshot
@@ -195,4 +197,37 @@ class MoodHistory(Protocol):
 class SensitiveTopics(Protocol):
     def touches(self, text: str) -> bool:
         """Whether the text speaks of a painful topic (grief, illness, break-up, family conflict, job loss…)."""
+        ...
+
+
+class Identities(Protocol):
+    """Which person an account belongs to. Unlinked accounts are their own person (their plain key)."""
+
+    async def person_of(self, user: UserRef) -> str:
+        """The key every store keeps the person under; for a linked person, also notes this account as
+        the one they used last."""
+        ...
+
+    async def reach(self, person_key: str) -> str:
+        """The account key to write to unprompted: the one the person used last."""
+        ...
+
+    async def accounts(self, person_key: str) -> list[str]:
+        """Every account key of the person (just the person key when not linked)."""
+        ...
+
+
+class AccountLinks(Protocol):
+    """/link and /unlink (the rules are in `bot.engine.linking`)."""
+
+    async def issue_code(self, user: UserRef) -> IssuedCode: ...
+
+    async def redeem(self, user: UserRef, code: str) -> Redemption:
+        """Link `user`'s account into the person of the code's issuer. The caller has checked that the
+        account holds no memories; everything else is checked here, atomically."""
+        ...
+
+    async def unlink(self, user: UserRef) -> str | None:
+        """Split the person of `user` back into plain accounts; the person key (which keeps everything),
+        or None when the account was not linked."""
         ...

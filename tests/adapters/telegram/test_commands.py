@@ -36,6 +36,8 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "groups",
         "language",
         "mood",
+        "link",
+        "unlink",
         "profile",
         "export",
         "privacy",
