@@ -161,7 +161,7 @@ async def run_locomo_eval(
     `k` defaults to what the companion recalls for each reply (SOUVENIR_RECALL_LIMIT). With `folds`, each
     candidate weight set is scored on the same ingested index, and leave-one-conversation-out picks among them."""
     k = settings.recall_limit if k is None else k
-    console = Console(width=150)
+    console = Console(width=190)
     try:
         conversations = await asyncio.to_thread(load_locomo, data)
     except (OSError, ValueError, KeyError, TypeError) as exc:

@@ -33,6 +33,7 @@ from memory.sparse import encode_document, encode_query
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
 QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
+WRITTEN_VECTORS = 256  # recently written memories whose embedding is kept: the next message extends them
 WALK = 256  # ids walked at most above a page before it is located by counts instead
 LOCATE_STEPS = 12
 _ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
@@ -72,6 +73,8 @@ class QdrantMemoryIndex:
         # Count-then-change operations (supersede, remove, forget) must not interleave.
         self._writes = asyncio.Lock()
         self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
+        # memory id -> (text embedded, vector): a memory rewritten with words appended keeps its vector
+        self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()
 
     # ---- MemoryIndex ----
 
@@ -82,7 +85,7 @@ class QdrantMemoryIndex:
             _require_user(record.user_key)
             if _canonical_ids([record.memory_id]) != (record.memory_id,):
                 raise InvalidInput(f"memory_id must be a canonical UUID string, got {record.memory_id!r}")
-        vectors = await self._embedder.embed([r.text for r in records])
+        vectors = await self._vectors(records)
         points = [
             IndexPoint(r.memory_id, vector, encode_document(sparse_text(r)), record_to_payload(r))
             for r, vector in zip(records, vectors, strict=True)
@@ -147,6 +150,7 @@ class QdrantMemoryIndex:
         if not ids:
             return 0
         self._query_vectors.clear()  # recent messages' texts: the forgotten one may be among them
+        self._written.clear()
         return await self._delete(Where(user_key=user_key, ids=ids))
 
     # ---- MemoryCatalog ----
@@ -252,6 +256,7 @@ class QdrantMemoryIndex:
         """Every memory of the person; the segments are then compacted so their texts leave the files too."""
         _require_user(user_key)
         self._query_vectors.clear()
+        self._written.clear()
         gone = await self._delete(Where(user_key=user_key))
         if gone:
             await self._driver.optimize()
@@ -269,6 +274,25 @@ class QdrantMemoryIndex:
         else:
             self._query_vectors.move_to_end(text)
         return vector
+
+    async def _vectors(self, records: Sequence[MemoryRecord]) -> list[list[float]]:
+        """Each record's dense vector. An episode rewritten with the start of the next message appended keeps
+        the vector of what it said first (embedding is most of the cost of a write, and the appended words
+        still reach keyword search); anything else is embedded."""
+        out: list[list[float] | None] = []
+        for record in records:
+            kept = self._written.get(record.memory_id)
+            out.append(kept[1] if kept is not None and record.text.startswith(kept[0]) else None)
+        missing = [i for i, v in enumerate(out) if v is None]
+        fresh = await self._embedder.embed([records[i].text for i in missing])
+        for i, vector in zip(missing, fresh, strict=True):
+            out[i] = vector
+            self._written[records[i].memory_id] = (records[i].text, vector)
+        for record in records:
+            self._written.move_to_end(record.memory_id)
+        while len(self._written) > WRITTEN_VECTORS:
+            self._written.popitem(last=False)
+        return [v for v in out if v is not None]
 
     async def _delete(self, where: Where) -> int:
         async with self._writes:

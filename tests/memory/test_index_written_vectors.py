@@ -1,0 +1,65 @@
+"""An episode rewritten with the next message appended keeps its vector: one embedding per message, not two."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from memory.qdrant.edge import EdgeDriver
+from memory.qdrant.index import QdrantMemoryIndex
+from tests.conftest import FakeClock
+from tests.memory.fake_index import DIMENSION
+from tests.memory.test_erasure import CountingEmbedder
+from tests.memory.test_index_contract import ALICE, ask, memory
+
+SAID = "Caroline: I went to the support group yesterday"
+NEXT = " | Melanie: that sounds brave, how was the pottery class?"
+
+
+@pytest.fixture
+def embedder() -> CountingEmbedder:
+    return CountingEmbedder()
+
+
+@pytest.fixture
+async def index(tmp_path: Path, embedder: CountingEmbedder, clock: FakeClock) -> AsyncIterator[QdrantMemoryIndex]:
+    memory_index = QdrantMemoryIndex(await EdgeDriver.open(tmp_path / "qdrant", DIMENSION), embedder, clock)
+    try:
+        yield memory_index
+    finally:
+        await memory_index.close()
+
+
+async def test_appended_words_reach_keyword_search_without_a_second_embedding(
+    index: QdrantMemoryIndex, embedder: CountingEmbedder
+) -> None:
+    episode = memory(SAID)
+    await index.add([episode])
+    await index.add([replace(episode, text=SAID + NEXT)])
+    assert embedder.embedded == [SAID]
+    [found] = await index.search(ask("pottery class"))
+    assert found.record.text == SAID + NEXT
+
+
+async def test_a_text_that_lost_words_is_embedded_again(index: QdrantMemoryIndex, embedder: CountingEmbedder) -> None:
+    episode = memory(SAID + NEXT)
+    await index.add([episode])
+    await index.add([replace(episode, text=SAID)])  # the next message was forgotten: its words leave the vector
+    assert embedder.embedded == [SAID + NEXT, SAID]
+
+
+@pytest.mark.parametrize("forget", ["one", "all"])
+async def test_forgetting_drops_the_vectors_kept_of_written_texts(
+    index: QdrantMemoryIndex, embedder: CountingEmbedder, forget: str
+) -> None:
+    episode = memory(SAID)
+    await index.add([episode])
+    if forget == "one":
+        await index.remove(ALICE, [episode.memory_id])
+    else:
+        await index.forget_user(ALICE)
+    await index.add([replace(episode, text=SAID + NEXT)])
+    assert embedder.embedded == [SAID, SAID + NEXT]
