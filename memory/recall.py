@@ -42,6 +42,9 @@ class RecallWeights:
     named_boost: float = 1.6  # a memory that itself says a name the question asks about
     temporal_boost: float = 1.3  # a dated memory, for a question that asks when
     near_date_boost: float = 1.4  # a memory from around a date the question names
+    # a memory told in a past conversation (same chat, same day) that matches the question as a whole is
+    # lifted by up to this share: relevance * (1 + session_weight * its conversation's match / the best one's)
+    session_weight: float = 0.6
 
     def as_dict(self) -> dict[str, float]:
         return asdict(self)
@@ -215,13 +218,34 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
     )
 
 
+SESSION_TOP = 3  # a conversation's match: the sum of its best few relevances (not its size)
+
+
+def _session(record: MemoryRecord) -> tuple[str, date]:
+    return record.source.conversation_id, record.created_at.date()
+
+
+def with_session_prior(scored: list[tuple[MemoryRecord, float]], weight: float) -> list[tuple[MemoryRecord, float]]:
+    """Lift the memories of the past conversations that match the question as a whole."""
+    if weight <= 0 or not scored:
+        return scored
+    by_session: dict[tuple[str, date], list[float]] = {}
+    for record, value in scored:
+        by_session.setdefault(_session(record), []).append(value)
+    strength = {key: sum(sorted(values, reverse=True)[:SESSION_TOP]) for key, values in by_session.items()}
+    best = max(strength.values())
+    if best <= 0:
+        return scored
+    return [(record, value * (1.0 + weight * strength[_session(record)] / best)) for record, value in scored]
+
+
 def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[FoundDate],
          similar: Sequence[ScoredMemory] = (), weights: RecallWeights = DEFAULT_WEIGHTS) -> list[Ranked]:  # fmt: skip
     """`hits` from the hybrid search, `similar` from the dense one (score = cosine), best first."""
     asks_when = WHEN_QUESTION.search(query.text) is not None
+    relevant = with_session_prior(relevance(hits, query.text, similar, weights), weights.session_weight)
     ranked = [
-        Ranked(record, score(record, value, query, question_dates, asks_when, weights))
-        for record, value in relevance(hits, query.text, similar, weights)
+        Ranked(record, score(record, value, query, question_dates, asks_when, weights)) for record, value in relevant
     ]
     ranked.sort(key=lambda r: r.score, reverse=True)
     return ranked

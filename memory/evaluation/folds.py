@@ -24,6 +24,8 @@ CANDIDATES: tuple[RecallWeights, ...] = (
     RecallWeights(named_boost=1.25),
     RecallWeights(named_boost=2.0),
     RecallWeights(temporal_boost=1.6, near_date_boost=1.8),
+    RecallWeights(session_weight=0.3),
+    RecallWeights(session_weight=1.2),
 )
 
 
@@ -60,6 +62,16 @@ def leave_one_out(candidates: Sequence[RecallWeights], scored: Sequence[Mapping[
         best = max(range(len(candidates)), key=train_score)  # the first of equals: defaults win ties
         folds.append(Fold(held_out, candidates[best], train_score(best)[0], scored[best][held_out]))
     return folds
+
+
+def candidates_report(candidates: Sequence[RecallWeights], scored: Sequence[Mapping[str, Tally]], k: int
+                      ) -> list[dict[str, Any]]:  # fmt: skip
+    """Each candidate on every conversation: to see what the folds chose among (a fitted figure, not a result)."""
+    out = []
+    for weights, tallies in zip(candidates, scored, strict=True):
+        tally = merged("candidate", k, list(tallies.values()))
+        out.append({"weights": weights.as_dict(), "recall": tally.recall(), "recall_at_5": tally.recall_at_5()})
+    return out
 
 
 def folds_mean(folds: Sequence[Fold]) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from rich.table import Table
 from bot.config import Settings
 from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
 from memory.evaluation.baselines import RawTurns
-from memory.evaluation.folds import CANDIDATES, Fold, folds_mean, leave_one_out
+from memory.evaluation.folds import CANDIDATES, Fold, candidates_report, folds_mean, leave_one_out
 from memory.evaluation.locomo_data import CATEGORIES, Conversation, Turn, load_locomo
 from memory.evaluation.scoring import Tally, merged
 from memory.index_factory import open_embedder, open_memory_index
@@ -209,6 +209,7 @@ async def run_locomo_eval(
         if held_out:
             report["folds"] = [fold.report() for fold in held_out]
             report["folds_mean"] = mean
+            report["candidates"] = candidates_report(CANDIDATES, scored, k)
         if others:
             report["baselines"] = {t.name: {"recall": t.recall(), "recall_at_5": t.recall_at_5()} for t in others}
         await asyncio.to_thread(json_out.write_text, json.dumps(report, indent=2), encoding="utf-8")
