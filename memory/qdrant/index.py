@@ -278,11 +278,18 @@ class QdrantMemoryIndex:
     async def _vectors(self, records: Sequence[MemoryRecord]) -> list[list[float]]:
         """Each record's dense vector. An episode rewritten with the start of the next message appended keeps
         the vector of what it said first (embedding is most of the cost of a write, and the appended words
-        still reach keyword search); anything else is embedded."""
+        still reach keyword search); a text just searched for reuses its query vector; the rest is embedded."""
         out: list[list[float] | None] = []
         for record in records:
             kept = self._written.get(record.memory_id)
-            out.append(kept[1] if kept is not None and record.text.startswith(kept[0]) else None)
+            if kept is not None and record.text.startswith(kept[0]):
+                out.append(kept[1])
+                continue
+            # a fact is first searched for (consolidation), with its own text
+            vector = self._query_vectors.get(record.text)
+            if vector is not None:
+                self._written[record.memory_id] = (record.text, vector)
+            out.append(vector)
         missing = [i for i, v in enumerate(out) if v is None]
         fresh = await self._embedder.embed([records[i].text for i in missing])
         for i, vector in zip(missing, fresh, strict=True):

@@ -63,3 +63,14 @@ async def test_forgetting_drops_the_vectors_kept_of_written_texts(
         await index.forget_user(ALICE)
     await index.add([replace(episode, text=SAID + NEXT)])
     assert embedder.embedded == [SAID, SAID + NEXT]
+
+
+async def test_a_fact_just_searched_for_is_not_embedded_again(
+    index: QdrantMemoryIndex, embedder: CountingEmbedder
+) -> None:
+    fact = memory("My cat Miso is nine years old.")
+    await index.search(ask(fact.text))  # consolidation looks for what the fact may replace
+    await index.add([fact])
+    assert embedder.embedded == [fact.text]
+    [found] = await index.search(ask("how old is my cat?"))
+    assert found.record.memory_id == fact.memory_id
