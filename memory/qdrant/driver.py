@@ -57,8 +57,8 @@ class IndexDriver(Protocol):
         """Dense and sparse candidates fused with RRF (sparse skipped when it has no terms)."""
         ...
 
-    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
-        """Dense only; the score is the cosine similarity."""
+    async def nearest(self, dense: list[float], where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
+        """Dense only; the score is the cosine similarity. Without payload, each hit's payload is empty."""
         ...
 
     async def newest(

@@ -143,9 +143,9 @@ class EdgeDriver:
         request = qe.QueryRequest(limit=limit, prefetches=prefetches, query=fusion, filter=flt, with_payload=True)
         return await asyncio.to_thread(self._query, request)
 
-    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
+    async def nearest(self, dense: list[float], where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
         request = qe.QueryRequest(
-            limit=limit, query=qe.Query.Nearest(dense, using=DENSE), filter=_filter(where), with_payload=True
+            limit=limit, query=qe.Query.Nearest(dense, using=DENSE), filter=_filter(where), with_payload=with_payload
         )
         return await asyncio.to_thread(self._query, request)
 

@@ -75,6 +75,10 @@ class QdrantMemoryIndex:
         self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
         # memory id -> (text embedded, vector): a memory rewritten with words appended keeps its vector
         self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()
+        # (user key, text, records by id) of the last search: recall searches twice with one text, and the
+        # second reads ids only, then the payloads the first did not bring (reading payloads is most of a
+        # search's cost). Any write forgets it.
+        self._last_found: tuple[str, str, dict[str, MemoryRecord]] | None = None
 
     # ---- MemoryIndex ----
 
@@ -90,6 +94,7 @@ class QdrantMemoryIndex:
             IndexPoint(r.memory_id, vector, encode_document(sparse_text(r)), record_to_payload(r))
             for r, vector in zip(records, vectors, strict=True)
         ]
+        self._last_found = None
         by_user: dict[str, list[IndexPoint]] = {}
         for record, point in zip(records, points, strict=True):
             by_user.setdefault(record.user_key, []).append(point)
@@ -111,12 +116,28 @@ class QdrantMemoryIndex:
             current_after=timestamp(query.at) if query.current_only else None,
         )
         dense = await self._query_vector(query.text)
-        if query.mode == "dense":
-            hits = await self._driver.nearest(dense, where, query.limit)
+        last = self._last_found
+        if query.mode == "dense" and last is not None and last[:2] == (query.user_key, query.text):
+            found = await self._known_nearest(dense, where, query.limit, last[2])
         else:
-            candidates = max(MIN_CANDIDATES, 3 * query.limit)
-            hits = await self._driver.hybrid(dense, encode_query(query.text), where, query.limit, candidates)
-        return await asyncio.to_thread(_scored, hits)  # a few hundred payloads: not on the event loop
+            if query.mode == "dense":
+                hits = await self._driver.nearest(dense, where, query.limit)
+            else:
+                candidates = max(MIN_CANDIDATES, 3 * query.limit)
+                hits = await self._driver.hybrid(dense, encode_query(query.text), where, query.limit, candidates)
+            found = await asyncio.to_thread(_scored, hits)  # a few hundred payloads: not on the event loop
+        self._last_found = (query.user_key, query.text, {s.record.memory_id: s.record for s in found})
+        return found
+
+    async def _known_nearest(
+        self, dense: list[float], where: Where, limit: int, known: dict[str, MemoryRecord]
+    ) -> list[ScoredMemory]:
+        """A dense search that reads only the payloads of the hits not in `known` (current a moment ago)."""
+        hits = await self._driver.nearest(dense, where, limit, with_payload=False)
+        missing = tuple(h.point_id for h in hits if h.point_id not in known)
+        read = await self._driver.newest(Where(user_key=where.user_key, ids=missing), len(missing)) if missing else []
+        records = {**known, **{r.memory_id: r for r in await self._records(read)}}
+        return [ScoredMemory(records[h.point_id], h.score) for h in hits if h.point_id in records]
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
         """Only records still current at `at` change: an older valid_to is kept as it was."""
@@ -125,6 +146,7 @@ class QdrantMemoryIndex:
         if not ids:
             return 0
         where = Where(user_key=user_key, ids=ids, current_after=timestamp(at))
+        self._last_found = None
         async with self._writes:
             changed = await self._driver.count(where)
             if changed:
@@ -138,6 +160,7 @@ class QdrantMemoryIndex:
         if not ids:
             return 0
         where = Where(user_key=user_key, ids=ids, kinds=(MemoryKind.EPISODIC.value,))
+        self._last_found = None
         async with self._writes:
             changed = await self._driver.count(where)
             if changed:
@@ -302,6 +325,7 @@ class QdrantMemoryIndex:
         return [v for v in out if v is not None]
 
     async def _delete(self, where: Where) -> int:
+        self._last_found = None
         async with self._writes:
             gone = await self._driver.count(where)
             if gone:

@@ -114,7 +114,7 @@ class ServerDriver:
         )
         return _hits(response.points)
 
-    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
+    async def nearest(self, dense: list[float], where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
         response = await _call(
             self._client.query_points(
                 self._collection,
@@ -122,7 +122,7 @@ class ServerDriver:
                 using=DENSE,
                 query_filter=_filter(where),
                 limit=limit,
-                with_payload=True,
+                with_payload=with_payload,
             )
         )
         return _hits(response.points)

@@ -10,6 +10,7 @@ import pytest
 
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
+from memory.records import MemoryKind
 from tests.conftest import FakeClock
 from tests.memory.fake_index import DIMENSION
 from tests.memory.test_erasure import CountingEmbedder
@@ -74,3 +75,21 @@ async def test_a_fact_just_searched_for_is_not_embedded_again(
     assert embedder.embedded == [fact.text]
     [found] = await index.search(ask("how old is my cat?"))
     assert found.record.memory_id == fact.memory_id
+
+
+async def test_the_second_search_of_a_recall_finds_what_a_search_alone_finds(index: QdrantMemoryIndex) -> None:
+    records = [memory(f"I walked my dog {name} by the river", minutes=i, kind=MemoryKind.EPISODIC)
+               for i, name in enumerate("abcdefgh")]  # fmt: skip
+    await index.add(records)
+    question = ask("a walk with my dog by the river", limit=3)
+    alone = await index.search(replace(question, mode="dense", limit=6))
+    await index.search(question)  # the hybrid search of the recall: 3 of them with their payloads
+    second = await index.search(replace(question, mode="dense", limit=6))
+    assert [(s.record, s.score) for s in second] == [(s.record, s.score) for s in alone]
+
+    # A change in between is seen: the second search reads it afresh.
+    await index.search(question)
+    await index.hide(ALICE, alone[0].record.memory_id, records[-1].memory_id)
+    after = await index.search(replace(question, mode="dense", limit=6))
+    assert after[0].record.memory_id == alone[0].record.memory_id
+    assert after[0].record.hidden_by == records[-1].memory_id
