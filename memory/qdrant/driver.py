@@ -61,6 +61,12 @@ class IndexDriver(Protocol):
         """Dense only; the score is the cosine similarity. Without payload, each hit's payload is empty."""
         ...
 
+    async def rankings(
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int
+    ) -> tuple[list[Hit], list[Hit]]:
+        """The dense ranking (score = cosine) and the keyword one (empty without terms), best first, ids only."""
+        ...
+
     async def newest(
         self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
     ) -> list[Hit]:

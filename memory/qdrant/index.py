@@ -12,13 +12,13 @@ import math
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.engine.ports import Clock
 from bot.errors import InvalidInput
 from memory.ports import Embedder
-from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
+from memory.qdrant.driver import RRF_K, Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.payload import (
     CREATED_AT_TS,
     HIDDEN_BY,
@@ -50,8 +50,28 @@ def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _scored(hits: Sequence[Hit]) -> list[ScoredMemory]:
-    return [ScoredMemory(payload_to_record(h.point_id, h.payload), h.score) for h in hits]
+def _rrf(rankings: Sequence[Sequence[Hit]]) -> list[Hit]:
+    """Reciprocal rank fusion (as Qdrant's: 1 / (k + rank), rank from 1), best first."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(ranking, start=1):
+            scores[hit.point_id] = scores.get(hit.point_id, 0.0) + 1.0 / (RRF_K + rank)
+    return [Hit(i, score, {}) for i, score in sorted(scores.items(), key=lambda kv: kv[1], reverse=True)]
+
+
+@dataclass(frozen=True, slots=True)
+class _LastSearch:
+    user_key: str
+    text: str
+    where: Where
+    dense: list[Hit]  # its dense ranking, ids and cosine
+    asked: int  # how many the dense ranking was asked for
+    records: dict[str, MemoryRecord]
+
+    def serves(self, user_key: str, text: str, where: Where, limit: int) -> bool:
+        """Whether its dense ranking is the start of a dense search for this question."""
+        complete = limit <= self.asked or len(self.dense) < self.asked
+        return (self.user_key, self.text, self.where) == (user_key, text, where) and complete
 
 
 def _require_user(user_key: str) -> None:
@@ -75,10 +95,10 @@ class QdrantMemoryIndex:
         self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
         # memory id -> (text embedded, vector): a memory rewritten with words appended keeps its vector
         self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()
-        # (user key, text, records by id) of the last search: recall searches twice with one text, and the
-        # second reads ids only, then the payloads the first did not bring (reading payloads is most of a
-        # search's cost). Any write forgets it.
-        self._last_found: tuple[str, str, dict[str, MemoryRecord]] | None = None
+        # The last search: recall searches twice with one text, and the second reuses its dense ranking and
+        # reads only the payloads the first did not bring (reading payloads is most of a search's cost). Any
+        # write forgets it.
+        self._last_found: _LastSearch | None = None
 
     # ---- MemoryIndex ----
 
@@ -117,27 +137,35 @@ class QdrantMemoryIndex:
         )
         dense = await self._query_vector(query.text)
         last = self._last_found
-        if query.mode == "dense" and last is not None and last[:2] == (query.user_key, query.text):
-            found = await self._known_nearest(dense, where, query.limit, last[2])
-        else:
-            if query.mode == "dense":
-                hits = await self._driver.nearest(dense, where, query.limit)
+        if query.mode == "dense":
+            if last is not None and last.serves(query.user_key, query.text, where, query.limit):
+                hits = last.dense[: query.limit]
             else:
-                candidates = max(MIN_CANDIDATES, 3 * query.limit)
-                hits = await self._driver.hybrid(dense, encode_query(query.text), where, query.limit, candidates)
-            found = await asyncio.to_thread(_scored, hits)  # a few hundred payloads: not on the event loop
-        self._last_found = (query.user_key, query.text, {s.record.memory_id: s.record for s in found})
+                hits = await self._driver.nearest(dense, where, query.limit, with_payload=False)
+            known = last.records if last is not None and last.user_key == query.user_key else {}
+            found = [ScoredMemory(r, h.score) for h, r in await self._read(where.user_key, hits, known)]
+            self._last_found = _LastSearch(query.user_key, query.text, where, hits, query.limit,
+                                           {s.record.memory_id: s.record for s in found})  # fmt: skip
+            return found
+        # Hybrid: one dense and one keyword ranking, ids only, fused by rank here; the dense ranking is kept for
+        # the dense search that follows in a recall (one scan of the vectors instead of two).
+        candidates = max(MIN_CANDIDATES, 3 * query.limit)
+        dense_hits, sparse_hits = await self._driver.rankings(dense, encode_query(query.text), where, candidates)
+        fused = _rrf([dense_hits, sparse_hits])[: query.limit]
+        found = [ScoredMemory(r, h.score) for h, r in await self._read(where.user_key, fused, {})]
+        self._last_found = _LastSearch(query.user_key, query.text, where, dense_hits, candidates,
+                                       {s.record.memory_id: s.record for s in found})  # fmt: skip
         return found
 
-    async def _known_nearest(
-        self, dense: list[float], where: Where, limit: int, known: dict[str, MemoryRecord]
-    ) -> list[ScoredMemory]:
-        """A dense search that reads only the payloads of the hits not in `known` (current a moment ago)."""
-        hits = await self._driver.nearest(dense, where, limit, with_payload=False)
+    async def _read(
+        self, user_key: str, hits: Sequence[Hit], known: dict[str, MemoryRecord]
+    ) -> list[tuple[Hit, MemoryRecord]]:
+        """The records of `hits`, in order: those in `known` (read a moment ago) as they are, the rest read now;
+        a hit removed meanwhile is left out."""
         missing = tuple(h.point_id for h in hits if h.point_id not in known)
-        read = await self._driver.newest(Where(user_key=where.user_key, ids=missing), len(missing)) if missing else []
+        read = await self._driver.newest(Where(user_key=user_key, ids=missing), len(missing)) if missing else []
         records = {**known, **{r.memory_id: r for r in await self._records(read)}}
-        return [ScoredMemory(records[h.point_id], h.score) for h in hits if h.point_id in records]
+        return [(h, records[h.point_id]) for h in hits if h.point_id in records]
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
         """Only records still current at `at` change: an older valid_to is kept as it was."""

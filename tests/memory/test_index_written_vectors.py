@@ -78,8 +78,10 @@ async def test_a_fact_just_searched_for_is_not_embedded_again(
 
 
 async def test_the_second_search_of_a_recall_finds_what_a_search_alone_finds(index: QdrantMemoryIndex) -> None:
-    records = [memory(f"I walked my dog {name} by the river", minutes=i, kind=MemoryKind.EPISODIC)
-               for i, name in enumerate("abcdefgh")]  # fmt: skip
+    walks = ["I walked my dog by the river", "The river was high after the rain", "My dog loves the water",
+             "We crossed the old bridge", "A heron was fishing near the bank", "I forgot the dog's leash at home",
+             "The path along the river was muddy", "I had lunch at a café by the water"]  # fmt: skip
+    records = [memory(text, minutes=i, kind=MemoryKind.EPISODIC) for i, text in enumerate(walks)]
     await index.add(records)
     question = ask("a walk with my dog by the river", limit=3)
     alone = await index.search(replace(question, mode="dense", limit=6))
