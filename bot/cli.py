@@ -102,6 +102,9 @@ def _parser() -> argparse.ArgumentParser:
     locomo.add_argument("--k", type=int, default=None, help="recalled per question (default SOUVENIR_RECALL_LIMIT)")
     locomo.add_argument("--json", type=Path, dest="json_out", help="write the figures to this JSON file")
     locomo.add_argument("--baselines", action="store_true", help="also score BM25 and dense retrieval over raw turns")
+    locomo.add_argument(
+        "--folds", action="store_true", help="leave one conversation out: weights chosen on the others, scored on it"
+    )
     locomo.set_defaults(handler=_eval_locomo)
     mood = esub.add_parser("mood", help="the offline mood reader on labelled messages: macro-F1, valence sign")
     mood.add_argument("--data", type=Path, required=True, help='JSONL lines {"text", "lang", "label"}')
@@ -247,7 +250,9 @@ async def _eval_locomo(args: argparse.Namespace, settings: Settings) -> int:
 
     if not args.data.is_file():
         raise ConfigError(f"--data: no such file {args.data}")
-    return await run_locomo_eval(settings, args.data, k=args.k, json_out=args.json_out, baselines=args.baselines)
+    return await run_locomo_eval(
+        settings, args.data, k=args.k, json_out=args.json_out, baselines=args.baselines, folds=args.folds
+    )
 
 
 async def _eval_mood(args: argparse.Namespace, settings: Settings) -> int:

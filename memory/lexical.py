@@ -10,9 +10,13 @@ question asks about are read here too, so recall can favour memories that say th
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 from collections import Counter
 from collections.abc import Sequence
+
+import snowballstemmer
 
 from memory.bm25 import bm25_scores
 from memory.episodes import shown_text
@@ -29,16 +33,17 @@ _NOT_NAMES = frozenset(
 K1 = 0.9
 B = 0.4
 OWN_WORDS_WEIGHT = 3  # a word in what was said counts three times a word in its context
-_SUFFIXES = ("ingly", "edly", "ings", "ing", "ied", "ies", "ed", "es", "ly", "ées", "ée", "és", "er", "ez",
-             "aient", "ait", "ions", "s", "e")  # fmt: skip
+_ENGLISH = snowballstemmer.stemmer("english")
+_FRENCH = snowballstemmer.stemmer("french")
+_STEMMING = threading.Lock()  # a Snowball stemmer keeps its word in itself while it works
 
 
+@functools.lru_cache(maxsize=65536)
 def stem(token: str) -> str:
-    """A crude English/French suffix stripper: "researched", "researching" and "research" meet."""
-    for suffix in _SUFFIXES:
-        if len(token) - len(suffix) >= 4 and token.endswith(suffix):
-            return token[: -len(suffix)]
-    return token
+    """English then French Snowball stems, so "researched" and "researching", "cheval" and "chevaux" meet
+    whichever language the words are in (question and memories go through the same two steps)."""
+    with _STEMMING:
+        return _FRENCH.stemWord(_ENGLISH.stemWord(token))
 
 
 def stems(text: str) -> list[str]:

@@ -16,7 +16,7 @@ import calendar
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, timedelta
 
 from bot.engine.dates import FoundDate
@@ -30,12 +30,30 @@ from memory.sparse import tokenize
 from memory.text_caches import text_cache
 from memory.worth_showing import worth_showing
 
-# relevance = keyword score (0..1) + RANK_WEIGHT / (1 + meaning rank / RANK_SCALE) + SIMILARITY_WEIGHT * cosine
-RANK_WEIGHT = 0.45
-RANK_SCALE = 3.0
-SIMILARITY_WEIGHT = 0.7
-CONTEXT_ONLY = 0.5  # relevance factor of a memory whose own words share nothing with the question
-NAMED_BOOST = 1.6  # a memory that itself says a name the question asks about
+
+@dataclass(frozen=True, slots=True)
+class RecallWeights:
+    """The few tunable constants of the ranking; the defaults are what the companion runs with.
+    relevance = keyword score (0..1) + rank_weight / (1 + meaning rank / rank_scale) + similarity_weight * cosine
+    """
+
+    rank_weight: float = 0.45
+    rank_scale: float = 3.0
+    similarity_weight: float = 0.7
+    context_only: float = 0.5  # relevance factor of a memory whose own words share nothing with the question
+    named_boost: float = 1.6  # a memory that itself says a name the question asks about
+    temporal_boost: float = 1.3  # a dated memory, for a question that asks when
+    near_date_boost: float = 1.4  # a memory from around a date the question names
+    # a memory told in a past conversation (same chat, same day) that matches the question as a whole is
+    # lifted by up to this share: relevance * (1 + session_weight * its conversation's match / the best one's)
+    session_weight: float = 0.6
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+DEFAULT_WEIGHTS = RecallWeights()
+
 # kind -> (half-life in days, floor): how fast a memory fades when nothing else distinguishes it.
 DECAY: dict[MemoryKind, tuple[float, float]] = {
     MemoryKind.SEMANTIC: (math.inf, 1.0),
@@ -43,8 +61,6 @@ DECAY: dict[MemoryKind, tuple[float, float]] = {
     MemoryKind.EMOTIONAL: (180.0, 0.8),
     MemoryKind.EPISODIC: (365.0, 0.92),
 }
-TEMPORAL_BOOST = 1.3
-NEAR_DATE_BOOST = 1.4
 SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
 
 WHEN_QUESTION = re.compile(
@@ -74,7 +90,10 @@ def _pool(hits: Sequence[ScoredMemory], similar: Sequence[ScoredMemory]) -> list
 
 
 def relevance(
-    hits: Sequence[ScoredMemory], question: str, similar: Sequence[ScoredMemory] = ()
+    hits: Sequence[ScoredMemory],
+    question: str,
+    similar: Sequence[ScoredMemory] = (),
+    weights: RecallWeights = DEFAULT_WEIGHTS,
 ) -> list[tuple[MemoryRecord, float]]:
     """How well each candidate answers the question: its keyword score, plus its closeness in meaning
     (similarity and rank), less when only its context matched, more when it says a name asked about."""
@@ -84,11 +103,11 @@ def relevance(
     terms = frozenset(stems(question))
     out = []
     for (record, rank, cosine), keyword in zip(pool, keywords, strict=True):
-        value = keyword + RANK_WEIGHT / (1.0 + rank / RANK_SCALE) + SIMILARITY_WEIGHT * cosine
+        value = keyword + weights.rank_weight / (1.0 + rank / weights.rank_scale) + weights.similarity_weight * cosine
         if not says_any(record, terms):
-            value *= CONTEXT_ONLY
+            value *= weights.context_only
         if names and says_any(record, names):
-            value *= NAMED_BOOST
+            value *= weights.named_boost
         out.append((record, value))
     return out
 
@@ -128,12 +147,12 @@ def _near(record: MemoryRecord, found: FoundDate) -> bool:
 
 
 def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_dates: list[FoundDate],
-          asks_when: bool) -> float:  # fmt: skip
+          asks_when: bool, weights: RecallWeights = DEFAULT_WEIGHTS) -> float:  # fmt: skip
     value = relevance * recency(record, query.at) * (0.85 + 0.3 * record.importance)
     if asks_when and (record.kind is MemoryKind.TEMPORAL or record.local_date):
-        value *= TEMPORAL_BOOST
+        value *= weights.temporal_boost
     if question_dates and any(_near(record, found) for found in question_dates):
-        value *= NEAR_DATE_BOOST
+        value *= weights.near_date_boost
     return value
 
 
@@ -227,13 +246,34 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
     )
 
 
+SESSION_TOP = 3  # a conversation's match: the sum of its best few relevances (not its size)
+
+
+def _session(record: MemoryRecord) -> tuple[str, date]:
+    return record.source.conversation_id, record.created_at.date()
+
+
+def with_session_prior(scored: list[tuple[MemoryRecord, float]], weight: float) -> list[tuple[MemoryRecord, float]]:
+    """Lift the memories of the past conversations that match the question as a whole."""
+    if weight <= 0 or not scored:
+        return scored
+    by_session: dict[tuple[str, date], list[float]] = {}
+    for record, value in scored:
+        by_session.setdefault(_session(record), []).append(value)
+    strength = {key: sum(sorted(values, reverse=True)[:SESSION_TOP]) for key, values in by_session.items()}
+    best = max(strength.values())
+    if best <= 0:
+        return scored
+    return [(record, value * (1.0 + weight * strength[_session(record)] / best)) for record, value in scored]
+
+
 def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[FoundDate],
-         similar: Sequence[ScoredMemory] = ()) -> list[Ranked]:  # fmt: skip
+         similar: Sequence[ScoredMemory] = (), weights: RecallWeights = DEFAULT_WEIGHTS) -> list[Ranked]:  # fmt: skip
     """`hits` from the hybrid search, `similar` from the dense one (score = cosine), best first."""
     asks_when = WHEN_QUESTION.search(query.text) is not None
+    relevant = with_session_prior(relevance(hits, query.text, similar, weights), weights.session_weight)
     ranked = [
-        Ranked(record, score(record, value, query, question_dates, asks_when))
-        for record, value in relevance(hits, query.text, similar)
+        Ranked(record, score(record, value, query, question_dates, asks_when, weights)) for record, value in relevant
     ]
     ranked.sort(key=lambda r: r.score, reverse=True)
     return ranked

@@ -42,7 +42,7 @@ from memory.extraction.candidates import EPISODE
 from memory.fading import EpisodeFader
 from memory.items import dated_event, memory_item
 from memory.ports import ErasureLog, MoodNotes, SaidTurns
-from memory.recall import rank, select
+from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank, select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.store import MemoryStore
 from memory.text_caches import forget_cached_texts
@@ -59,11 +59,11 @@ _SCROLL_SLACK = 64  # read a little beyond the count: memories written meanwhile
 
 
 def _rank_and_select(
-    hits: Sequence[ScoredMemory], similar: Sequence[ScoredMemory], query: RecallQuery
+    hits: Sequence[ScoredMemory], similar: Sequence[ScoredMemory], query: RecallQuery, weights: RecallWeights
 ) -> list[RecalledMemory]:
     """CPU only (dates in the question, scoring hundreds of candidates): run in a worker thread."""
     question_dates = resolve_dates(query.text, query.at, query.timezone)
-    ranked = [r for r in rank(hits, query, question_dates, similar) if r.record.is_current(query.at)]
+    ranked = [r for r in rank(hits, query, question_dates, similar, weights) if r.record.is_current(query.at)]
     return select(ranked, query.limit, query.max_words)
 
 
@@ -80,8 +80,10 @@ class LongTermMemoryService:
         erasures: ErasureLog | None = None,
         said_turns: SaidTurns | None = None,
         moods: MoodNotes | None = None,
+        recall_weights: RecallWeights = DEFAULT_WEIGHTS,
     ) -> None:
         self._store = store
+        self._weights = recall_weights
         self._default_timezone = default_timezone
         self._planner = planner
         self._erasures = erasures
@@ -107,7 +109,7 @@ class LongTermMemoryService:
         # nothing (the searches hold the interpreter while they build records).
         hits = await self._store.search(hybrid)
         similar = await self._store.search(dense)
-        return await asyncio.to_thread(_rank_and_select, hits, similar, query)
+        return await asyncio.to_thread(_rank_and_select, hits, similar, query, self._weights)
 
     async def remember_exchange(self, exchange: Exchange) -> None:
         message = exchange.message

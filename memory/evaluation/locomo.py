@@ -15,6 +15,7 @@ import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -22,11 +23,13 @@ from rich.table import Table
 from bot.config import Settings
 from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
 from memory.evaluation.baselines import RawTurns
+from memory.evaluation.folds import CANDIDATES, Fold, candidates_report, folds_mean, leave_one_out
 from memory.evaluation.locomo_data import CATEGORIES, Conversation, Turn, load_locomo
-from memory.evaluation.scoring import Tally
+from memory.evaluation.scoring import Tally, merged
 from memory.index_factory import open_embedder, open_memory_index
 from memory.ports import Embedder
 from memory.qdrant.index import QdrantMemoryIndex
+from memory.recall import DEFAULT_WEIGHTS
 from memory.service import LongTermMemoryService
 
 PLATFORM = "locomo"
@@ -75,9 +78,11 @@ async def _score_memory(
     conversations: list[Conversation],
     k: int,
     max_words: int,
-) -> Tally:
-    tally = Tally("souvenir", k)
+) -> dict[str, Tally]:
+    """One tally per conversation (by its id), so folds can be drawn from them."""
+    tallies: dict[str, Tally] = {}
     for conversation in conversations:
+        tally = tallies.setdefault(conversation.sample_id, Tally("souvenir", k))
         user_key = UserRef(PLATFORM, conversation.sample_id).key
         for question in conversation.questions:
             started = time.perf_counter()
@@ -89,7 +94,7 @@ async def _score_memory(
             sources = [records[m.memory_id].source.message_ids if m.memory_id in records else () for m in recalled]
             words = sum(len(m.text.split()) for m in recalled)
             tally.add(question.category, question.evidence, sources, words, latency)
-    return tally
+    return tallies
 
 
 async def _score_baselines(conversations: list[Conversation], embedder: Embedder, k: int) -> list[Tally]:
@@ -121,13 +126,42 @@ def _table(tallies: list[Tally], k: int) -> Table:
     return table
 
 
+def _folds_table(folds: list[Fold], mean: dict[str, Any], plain: Tally, k: int) -> Table:
+    table = Table(title=f"Leave one conversation out: weights chosen on the others, R@{k} on the one held out")
+    table.add_column("held out")
+    for name in [*CATEGORIES.values(), "overall"]:
+        table.add_column(f"R@{k} {name}", justify="right")
+    table.add_column("R@5", justify="right")
+    table.add_column("words/q", justify="right")
+    table.add_column("chosen weights (vs defaults)")
+    defaults = DEFAULT_WEIGHTS.as_dict()
+    names = [*CATEGORIES.values(), "overall"]
+
+    def row(label: str, recall: dict[str, float], at_5: float, words: float, weights: str) -> None:
+        table.add_row(label, *[f"{recall.get(n, 0.0):.3f}" for n in names], f"{at_5:.3f}", f"{words:.0f}", weights)
+
+    for fold in folds:
+        changed = ", ".join(f"{n}={v:g}" for n, v in fold.weights.as_dict().items() if v != defaults[n])
+        row(fold.held_out, fold.tally.recall(), fold.tally.recall_at_5(), fold.tally.mean_words(),
+            changed or "defaults")  # fmt: skip
+    row("mean of folds", mean["recall"], mean["recall_at_5"], mean["mean_words"], "")
+    row("plain (defaults, all)", plain.recall(), plain.recall_at_5(), plain.mean_words(), "defaults")
+    return table
+
+
 async def run_locomo_eval(
-    settings: Settings, data: Path, k: int | None = None, json_out: Path | None = None, baselines: bool = False
+    settings: Settings,
+    data: Path,
+    k: int | None = None,
+    json_out: Path | None = None,
+    baselines: bool = False,
+    folds: bool = False,
 ) -> int:
     """Runs the evaluation and prints it; returns the process exit code (2 when the data is unusable).
-    `k` defaults to what the companion recalls for each reply (SOUVENIR_RECALL_LIMIT)."""
+    `k` defaults to what the companion recalls for each reply (SOUVENIR_RECALL_LIMIT). With `folds`, each
+    candidate weight set is scored on the same ingested index, and leave-one-conversation-out picks among them."""
     k = settings.recall_limit if k is None else k
-    console = Console(width=150)
+    console = Console(width=190)
     try:
         conversations = await asyncio.to_thread(load_locomo, data)
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -143,15 +177,26 @@ async def run_locomo_eval(
             async with open_memory_index(eval_settings, embedder, clock=clock) as store:
                 service = LongTermMemoryService(store, default_timezone="UTC")
                 messages, seconds = await _ingest(service, conversations)
-                tally = await _score_memory(service, store, conversations, k, settings.recall_max_words)
+                by_conversation = await _score_memory(service, store, conversations, k, settings.recall_max_words)
+                scored = [by_conversation]
+                if folds:  # ingested once: only the ranking changes between candidates
+                    for weights in CANDIDATES[1:]:
+                        candidate = LongTermMemoryService(store, default_timezone="UTC", recall_weights=weights)
+                        tallies = await _score_memory(candidate, store, conversations, k, settings.recall_max_words)
+                        scored.append(tallies)
             others = await _score_baselines(conversations, embedder, k) if baselines else []
+    tally = merged("souvenir", k, list(by_conversation.values()))
     console.print(_table([tally, *others], k))
+    held_out = leave_one_out(CANDIDATES, scored, k) if folds and len(conversations) > 1 else []
+    mean = folds_mean(held_out) if held_out else {}
+    if held_out:
+        console.print(_folds_table(held_out, mean, tally, k))
     ingest_rate = messages / seconds if seconds > 0 else 0.0
     p50, p95 = tally.latency_percentile(0.5), tally.latency_percentile(0.95)
     console.print(f"{tally.n_questions} questions, {messages} messages ingested at {ingest_rate:.1f} msgs/s; "
                   f"recall p50 {p50:.1f} ms, p95 {p95:.1f} ms")  # fmt: skip
     if json_out is not None:
-        report = {
+        report: dict[str, Any] = {
             "k": k,
             "recall": tally.recall(),
             "recall_at_5": tally.recall_at_5(),
@@ -161,6 +206,10 @@ async def run_locomo_eval(
             "recall_p50_ms": p50,
             "recall_p95_ms": p95,
         }
+        if held_out:
+            report["folds"] = [fold.report() for fold in held_out]
+            report["folds_mean"] = mean
+            report["candidates"] = candidates_report(CANDIDATES, scored, k)
         if others:
             report["baselines"] = {t.name: {"recall": t.recall(), "recall_at_5": t.recall_at_5()} for t in others}
         await asyncio.to_thread(json_out.write_text, json.dumps(report, indent=2), encoding="utf-8")

@@ -55,3 +55,15 @@ class Tally:
             return 0.0
         ordered = sorted(self.latencies_ms)
         return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def merged(name: str, k: int, tallies: Sequence[Tally]) -> Tally:
+    """One tally of the questions of several (each question weighs the same)."""
+    out = Tally(name, k)
+    for tally in tallies:
+        for category, values in tally.at_k.items():
+            out.at_k[category].extend(values)
+        out.at_5.extend(tally.at_5)
+        out.words.extend(tally.words)
+        out.latencies_ms.extend(tally.latencies_ms)
+    return out

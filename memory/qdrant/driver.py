@@ -57,8 +57,14 @@ class IndexDriver(Protocol):
         """Dense and sparse candidates fused with RRF (sparse skipped when it has no terms)."""
         ...
 
-    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
-        """Dense only; the score is the cosine similarity."""
+    async def nearest(self, dense: list[float], where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
+        """Dense only; the score is the cosine similarity. Without payload, each hit's payload is empty."""
+        ...
+
+    async def rankings(
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int
+    ) -> tuple[list[Hit], list[Hit]]:
+        """The dense ranking (score = cosine) and the keyword one (empty without terms), best first, ids only."""
         ...
 
     async def newest(

@@ -143,11 +143,26 @@ class EdgeDriver:
         request = qe.QueryRequest(limit=limit, prefetches=prefetches, query=fusion, filter=flt, with_payload=True)
         return await asyncio.to_thread(self._query, request)
 
-    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
+    async def nearest(self, dense: list[float], where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
         request = qe.QueryRequest(
-            limit=limit, query=qe.Query.Nearest(dense, using=DENSE), filter=_filter(where), with_payload=True
+            limit=limit, query=qe.Query.Nearest(dense, using=DENSE), filter=_filter(where), with_payload=with_payload
         )
         return await asyncio.to_thread(self._query, request)
+
+    async def rankings(
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int
+    ) -> tuple[list[Hit], list[Hit]]:
+        flt = _filter(where)
+        nearest = [qe.Query.Nearest(dense, using=DENSE)]
+        if sparse:
+            nearest.append(qe.Query.Nearest(_sparse(sparse), using=SPARSE))
+        queries = [qe.QueryRequest(limit=limit, query=q, filter=flt, with_payload=False) for q in nearest]
+
+        def both() -> tuple[list[Hit], list[Hit]]:  # one call: the interpreter is handed over once
+            found = [_hits(points) for points in self._shard.query_batch(qe.QueryBatchRequest(queries))]
+            return found[0], found[1] if len(found) > 1 else []
+
+        return await asyncio.to_thread(both)
 
     async def newest(
         self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False

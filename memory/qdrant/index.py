@@ -12,13 +12,13 @@ import math
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.engine.ports import Clock
 from bot.errors import InvalidInput
 from memory.ports import Embedder
-from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
+from memory.qdrant.driver import RRF_K, Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.payload import (
     CREATED_AT_TS,
     HIDDEN_BY,
@@ -33,6 +33,7 @@ from memory.sparse import encode_document, encode_query
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
 QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
+WRITTEN_VECTORS = 256  # recently written memories whose embedding is kept: the next message extends them
 WALK = 256  # ids walked at most above a page before it is located by counts instead
 LOCATE_STEPS = 12
 _ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
@@ -49,8 +50,28 @@ def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _scored(hits: Sequence[Hit]) -> list[ScoredMemory]:
-    return [ScoredMemory(payload_to_record(h.point_id, h.payload), h.score) for h in hits]
+def _rrf(rankings: Sequence[Sequence[Hit]]) -> list[Hit]:
+    """Reciprocal rank fusion (as Qdrant's: 1 / (k + rank), rank from 1), best first."""
+    scores: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, hit in enumerate(ranking, start=1):
+            scores[hit.point_id] = scores.get(hit.point_id, 0.0) + 1.0 / (RRF_K + rank)
+    return [Hit(i, score, {}) for i, score in sorted(scores.items(), key=lambda kv: kv[1], reverse=True)]
+
+
+@dataclass(frozen=True, slots=True)
+class _LastSearch:
+    user_key: str
+    text: str
+    where: Where
+    dense: list[Hit]  # its dense ranking, ids and cosine
+    asked: int  # how many the dense ranking was asked for
+    records: dict[str, MemoryRecord]
+
+    def serves(self, user_key: str, text: str, where: Where, limit: int) -> bool:
+        """Whether its dense ranking is the start of a dense search for this question."""
+        complete = limit <= self.asked or len(self.dense) < self.asked
+        return (self.user_key, self.text, self.where) == (user_key, text, where) and complete
 
 
 def _require_user(user_key: str) -> None:
@@ -72,6 +93,12 @@ class QdrantMemoryIndex:
         # Count-then-change operations (supersede, remove, forget) must not interleave.
         self._writes = asyncio.Lock()
         self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
+        # memory id -> (text embedded, vector): a memory rewritten with words appended keeps its vector
+        self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()
+        # The last search: recall searches twice with one text, and the second reuses its dense ranking and
+        # reads only the payloads the first did not bring (reading payloads is most of a search's cost). Any
+        # write forgets it.
+        self._last_found: _LastSearch | None = None
 
     # ---- MemoryIndex ----
 
@@ -82,11 +109,12 @@ class QdrantMemoryIndex:
             _require_user(record.user_key)
             if _canonical_ids([record.memory_id]) != (record.memory_id,):
                 raise InvalidInput(f"memory_id must be a canonical UUID string, got {record.memory_id!r}")
-        vectors = await self._embedder.embed([r.text for r in records])
+        vectors = await self._vectors(records)
         points = [
             IndexPoint(r.memory_id, vector, encode_document(sparse_text(r)), record_to_payload(r))
             for r, vector in zip(records, vectors, strict=True)
         ]
+        self._last_found = None
         by_user: dict[str, list[IndexPoint]] = {}
         for record, point in zip(records, points, strict=True):
             by_user.setdefault(record.user_key, []).append(point)
@@ -108,12 +136,36 @@ class QdrantMemoryIndex:
             current_after=timestamp(query.at) if query.current_only else None,
         )
         dense = await self._query_vector(query.text)
+        last = self._last_found
         if query.mode == "dense":
-            hits = await self._driver.nearest(dense, where, query.limit)
-        else:
-            candidates = max(MIN_CANDIDATES, 3 * query.limit)
-            hits = await self._driver.hybrid(dense, encode_query(query.text), where, query.limit, candidates)
-        return await asyncio.to_thread(_scored, hits)  # a few hundred payloads: not on the event loop
+            if last is not None and last.serves(query.user_key, query.text, where, query.limit):
+                hits = last.dense[: query.limit]
+            else:
+                hits = await self._driver.nearest(dense, where, query.limit, with_payload=False)
+            known = last.records if last is not None and last.user_key == query.user_key else {}
+            found = [ScoredMemory(r, h.score) for h, r in await self._read(where.user_key, hits, known)]
+            self._last_found = _LastSearch(query.user_key, query.text, where, hits, query.limit,
+                                           {s.record.memory_id: s.record for s in found})  # fmt: skip
+            return found
+        # Hybrid: one dense and one keyword ranking, ids only, fused by rank here; the dense ranking is kept for
+        # the dense search that follows in a recall (one scan of the vectors instead of two).
+        candidates = max(MIN_CANDIDATES, 3 * query.limit)
+        dense_hits, sparse_hits = await self._driver.rankings(dense, encode_query(query.text), where, candidates)
+        fused = _rrf([dense_hits, sparse_hits])[: query.limit]
+        found = [ScoredMemory(r, h.score) for h, r in await self._read(where.user_key, fused, {})]
+        self._last_found = _LastSearch(query.user_key, query.text, where, dense_hits, candidates,
+                                       {s.record.memory_id: s.record for s in found})  # fmt: skip
+        return found
+
+    async def _read(
+        self, user_key: str, hits: Sequence[Hit], known: dict[str, MemoryRecord]
+    ) -> list[tuple[Hit, MemoryRecord]]:
+        """The records of `hits`, in order: those in `known` (read a moment ago) as they are, the rest read now;
+        a hit removed meanwhile is left out."""
+        missing = tuple(h.point_id for h in hits if h.point_id not in known)
+        read = await self._driver.newest(Where(user_key=user_key, ids=missing), len(missing)) if missing else []
+        records = {**known, **{r.memory_id: r for r in await self._records(read)}}
+        return [(h, records[h.point_id]) for h in hits if h.point_id in records]
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
         """Only records still current at `at` change: an older valid_to is kept as it was."""
@@ -122,6 +174,7 @@ class QdrantMemoryIndex:
         if not ids:
             return 0
         where = Where(user_key=user_key, ids=ids, current_after=timestamp(at))
+        self._last_found = None
         async with self._writes:
             changed = await self._driver.count(where)
             if changed:
@@ -135,6 +188,7 @@ class QdrantMemoryIndex:
         if not ids:
             return 0
         where = Where(user_key=user_key, ids=ids, kinds=(MemoryKind.EPISODIC.value,))
+        self._last_found = None
         async with self._writes:
             changed = await self._driver.count(where)
             if changed:
@@ -147,6 +201,7 @@ class QdrantMemoryIndex:
         if not ids:
             return 0
         self._query_vectors.clear()  # recent messages' texts: the forgotten one may be among them
+        self._written.clear()
         return await self._delete(Where(user_key=user_key, ids=ids))
 
     # ---- MemoryCatalog ----
@@ -252,6 +307,7 @@ class QdrantMemoryIndex:
         """Every memory of the person; the segments are then compacted so their texts leave the files too."""
         _require_user(user_key)
         self._query_vectors.clear()
+        self._written.clear()
         gone = await self._delete(Where(user_key=user_key))
         if gone:
             await self._driver.optimize()
@@ -270,7 +326,34 @@ class QdrantMemoryIndex:
             self._query_vectors.move_to_end(text)
         return vector
 
+    async def _vectors(self, records: Sequence[MemoryRecord]) -> list[list[float]]:
+        """Each record's dense vector. An episode rewritten with the start of the next message appended keeps
+        the vector of what it said first (embedding is most of the cost of a write, and the appended words
+        still reach keyword search); a text just searched for reuses its query vector; the rest is embedded."""
+        out: list[list[float] | None] = []
+        for record in records:
+            kept = self._written.get(record.memory_id)
+            if kept is not None and record.text.startswith(kept[0]):
+                out.append(kept[1])
+                continue
+            # a fact is first searched for (consolidation), with its own text
+            vector = self._query_vectors.get(record.text)
+            if vector is not None:
+                self._written[record.memory_id] = (record.text, vector)
+            out.append(vector)
+        missing = [i for i, v in enumerate(out) if v is None]
+        fresh = await self._embedder.embed([records[i].text for i in missing])
+        for i, vector in zip(missing, fresh, strict=True):
+            out[i] = vector
+            self._written[records[i].memory_id] = (records[i].text, vector)
+        for record in records:
+            self._written.move_to_end(record.memory_id)
+        while len(self._written) > WRITTEN_VECTORS:
+            self._written.popitem(last=False)
+        return [v for v in out if v is not None]
+
     async def _delete(self, where: Where) -> int:
+        self._last_found = None
         async with self._writes:
             gone = await self._driver.count(where)
             if gone:

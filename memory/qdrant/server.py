@@ -136,7 +136,7 @@ class ServerDriver:
         )
         return _hits(response.points)
 
-    async def nearest(self, dense: list[float], where: Where, limit: int) -> list[Hit]:
+    async def nearest(self, dense: list[float], where: Where, limit: int, *, with_payload: bool = True) -> list[Hit]:
         response = await _call(
             self._client.query_points(
                 self._collection,
@@ -144,10 +144,23 @@ class ServerDriver:
                 using=DENSE,
                 query_filter=_filter(where),
                 limit=limit,
-                with_payload=True,
+                with_payload=with_payload,
             )
         )
         return _hits(response.points)
+
+    async def rankings(
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int
+    ) -> tuple[list[Hit], list[Hit]]:
+        flt = _filter(where)
+        requests = [models.QueryRequest(query=dense, using=DENSE, filter=flt, limit=limit, with_payload=False)]
+        if sparse:
+            requests.append(
+                models.QueryRequest(query=_sparse(sparse), using=SPARSE, filter=flt, limit=limit, with_payload=False)
+            )
+        responses = await _call(self._client.query_batch_points(self._collection, requests=requests))
+        found = [_hits(response.points) for response in responses]
+        return found[0], found[1] if len(found) > 1 else []
 
     async def newest(
         self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, timedelta
 from bot.engine.model import RecallQuery
 from memory.episodes import SAID
 from memory.extraction.candidates import PRECISION
-from memory.recall import Ranked, rank, recency, select
+from memory.recall import Ranked, RecallWeights, rank, recency, select, with_session_prior
 from memory.records import MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.service import LongTermMemoryService
 from tests.memory.fake_index import FakeMemoryIndex
@@ -133,3 +133,25 @@ def test_recalled_memories_carry_when_they_were_told_and_when_they_happen() -> N
     assert yearly.yearly and yearly.on == date(2025, 3, 14) and yearly.precision == "day"
     month = shown["Move to Lyon — April 2026"]
     assert month.on == date(2026, 4, 1) and month.precision == "month" and not month.yearly
+
+
+async def test_the_weights_injected_into_the_service_decide_the_order() -> None:
+    index = FakeMemoryIndex()
+    last_week = _record("dinner with Marc at the lake house", days_ago=7)
+    yesterday = _record("dinner with Marc at the lake house", days_ago=1)
+    await index.add([yesterday, last_week])
+    query = _query("what did I do with Marc last week?", timezone="UTC")
+    ignore_dates = RecallWeights(near_date_boost=1.0, session_weight=0.0)
+    assert (await LongTermMemoryService(index).recall(query))[0].memory_id == last_week.memory_id
+    assert (await LongTermMemoryService(index, recall_weights=ignore_dates).recall(query))[0].memory_id == (
+        yesterday.memory_id
+    )
+
+
+def test_a_past_conversation_that_matches_as_a_whole_lifts_its_memories() -> None:
+    hike = [_record("we hiked up to the lake", days_ago=30), _record("the lake was freezing", days_ago=30)]
+    other = _record("a lake house for sale", days_ago=3)
+    scored = [(hike[0], 1.0), (other, 1.0), (hike[1], 0.8)]
+    lifted = dict((r.memory_id, v) for r, v in with_session_prior(scored, 0.5))
+    assert lifted[hike[0].memory_id] > lifted[other.memory_id]
+    assert with_session_prior(scored, 0.0) == scored  # off: the order stays as relevance says
