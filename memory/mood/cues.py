@@ -52,7 +52,7 @@ _WORDS: dict[str, tuple[str, ...]] = {
         "overthink", "tense", "on edge", "what if", "shaking", "butterfl", "pounding", "freaking out",
         "angoiss", "anxi", "inquiet", "m'inquiete", "peur", "paniqu", "trac$", "boule au ventre", "noue",
         "apprehend", "redout", "rumin", "sur les nerfs", "trembl", "pressentiment", "et si",
-        "in knots", "heart pound", "trouille", "flippe", "flippant",
+        "in knots", "heart pound", "trouille", "flippe$", "flippee$", "flipper$", "flippant",
     ),
     "anger": (
         "angry", "anger", "mad at", "so mad", "furious", "livid", "fuming", "hate", "annoy", "pissed", "fed up",
@@ -89,7 +89,8 @@ _NEGATIONS = frozenset(("not", "no", "never", "isn't", "wasn't", "don't", "didn'
                         "pas", "jamais", "ne", "n'", "sans", "rien"))  # fmt: skip
 # Said only in the negative ("no energy left", "plus de batterie"), or a phrase that holds its own negation.
 _NEGATION_EXEMPT = frozenset(("not bad", "pas mal", "pas de pression", "rien ne presse", "no pressure", "no rush",
-                              "energy", "energie", "batterie"))  # fmt: skip
+                              "energy", "energie", "batterie", "sleep a wink", "stay awake",
+                              "yeux ouverts"))  # fmt: skip
 _CLAUSE_BREAKS = frozenset(("but", "just", "only", "mais", "juste", "seulement", "stop", "arreter"))
 _INTENSIFIERS = frozenset(("so", "very", "really", "totally", "completely", "absolutely", "extremely", "super",
                            "trop", "tres", "tellement", "vraiment", "completement", "grave", "hyper",
