@@ -25,6 +25,8 @@ _WORDS: dict[str, tuple[str, ...]] = {
         "on a gagne",
         "magique", "incroyable", "rire", "drole", "bonheur", "aux anges", "felicit", "pas mal", "trop hate",
         "super journee", "super bien", "meilleure nouvelle", "saute de joie",
+        "stoked", "pumped", "grin$", "grinning", "woohoo", "can't wait", "life is good", "so much fun", "most fun",
+        "ptdr", "mdr$", "rigol", "hihi", "trop cool", "bonne nouvelle", "super nouvelle", "victoire", "saute partout",
     ),
     "calm": (
         "calm", "peace", "relax", "seren", "quiet", "tranquil", "chill", "sooth", "restful", "cosy", "cozy",
@@ -32,6 +34,8 @@ _WORDS: dict[str, tuple[str, ...]] = {
         "no pressure", "taking it easy", "unwind",
         "calme", "apais", "serein", "detend", "paisible", "doux$", "douce$", "douceur", "souffl", "respir", "repos",
         "silence", "cocooning", "lache prise", "medit", "rien ne presse", "pas de pression", "tranquillou",
+        "bliss", "grounded", "steady", "no plans", "peinard", "en paix", "tisane", "plaid", "rien qui presse",
+        "tout va bien", "me pose", "posee$",
     ),
     "sadness": (
         "sad$", "cry$", "cried", "crying", "tears", "miss ", "missing", "lonely", "alone", "heartbroken", "broken",
@@ -40,12 +44,15 @@ _WORDS: dict[str, tuple[str, ...]] = {
         "triste", "pleur", "manque", "seul$", "seule$", "seuls$", "coeur brise", "deuil", "decede", "mort$", "morte$",
         "perdu", "vide$", "deprim",
         "cafard", "moral$", "decu", "decue", "chagrin", "broie du noir", "gris$", "m'a quitte", "malheureu",
+        "feeling blue", "feel blue", "really down", "funeral", "divorc", "no one cares", "nobody cares",
+        "fond du trou", "coeur lourd", "fend le coeur", "abandonn", "largu", "enterrement", "envie de rien",
     ),
     "anxiety": (
         "anxious", "anxiety", "worr", "nervous", "scared", "afraid", "fear", "terrif", "panic", "stress", "dread",
         "overthink", "tense", "on edge", "what if", "shaking", "butterfl", "pounding", "freaking out",
         "angoiss", "anxi", "inquiet", "m'inquiete", "peur", "paniqu", "trac$", "boule au ventre", "noue",
         "apprehend", "redout", "rumin", "sur les nerfs", "trembl", "pressentiment", "et si",
+        "in knots", "heart pound", "trouille", "flippe$", "flippee$", "flipper$", "flippant",
     ),
     "anger": (
         "angry", "anger", "mad at", "so mad", "furious", "livid", "fuming", "hate", "annoy", "pissed", "fed up",
@@ -54,6 +61,8 @@ _WORDS: dict[str, tuple[str, ...]] = {
         "colere", "furieu", "furax", "enerv", "rage$", "deteste", "marre", "ras le bol", "saoul", "gonfl",
         "n'importe quoi", "dingue", "incompetent", "escroc", "arnaq", "putain", "merde", "mepris", "insupport",
         "hors de moi", "je bous", "une blague", "comment elle ose", "comment il ose", "fache",
+        "angri", "disgrace", "venere", "vener$", "me soule", "ca soule", "soulant", "la haine", "enrag", "en rogne",
+        "honteu", "fout de ma gueule", "foutu de ma gueule", "incapable", "supporte plus", "supporte pas",
     ),
     "tiredness": (
         "tired", "exhaust", "sleep", "slept", "nap$", "drained", "knackered", "yawn", "worn out", "wiped", "burnt out",
@@ -62,6 +71,8 @@ _WORDS: dict[str, tuple[str, ...]] = {
         "fatigu", "crev", "epuis", "sommeil", "dormi", "sieste", "rince", "lessive", "vanne", "naze", "claque",
         "baill", "insomnie", "energie", "batterie", "a plat", "bout du rouleau", "decalage horaire", "me traine",
         "yeux qui se ferment",
+        "sleep a wink", "stay awake", "running on fumes", "pooped", "night shift", "endor", "ko$", "ramasse",
+        "dors debout", "yeux ouverts", "gardes de nuit", "garde de nuit",
     ),
 }  # fmt: skip
 
@@ -78,14 +89,15 @@ _NEGATIONS = frozenset(("not", "no", "never", "isn't", "wasn't", "don't", "didn'
                         "pas", "jamais", "ne", "n'", "sans", "rien"))  # fmt: skip
 # Said only in the negative ("no energy left", "plus de batterie"), or a phrase that holds its own negation.
 _NEGATION_EXEMPT = frozenset(("not bad", "pas mal", "pas de pression", "rien ne presse", "no pressure", "no rush",
-                              "energy", "energie", "batterie"))  # fmt: skip
+                              "energy", "energie", "batterie", "sleep a wink", "stay awake",
+                              "yeux ouverts"))  # fmt: skip
 _CLAUSE_BREAKS = frozenset(("but", "just", "only", "mais", "juste", "seulement", "stop", "arreter"))
 _INTENSIFIERS = frozenset(("so", "very", "really", "totally", "completely", "absolutely", "extremely", "super",
                            "trop", "tres", "tellement", "vraiment", "completement", "grave", "hyper",
                            "vachement"))  # fmt: skip
 _SARCASM = ("🙄", "oh great", "oh wonderful", "oh super", "thanks a lot", "merci beaucoup", "classy", "la classe",
             "just perfect", "parfait, vraiment", "as always", "comme d'hab", "nice.", "wonderful.", "genial.",
-            "fantastic service", "really appreciated")  # fmt: skip
+            "fantastic service", "really appreciated", "thanks for nothing", "merci pour rien")  # fmt: skip
 _AGAIN = ("again", "encore", "once more", "toujours pas")
 
 _TOKEN = re.compile(r"[\w']+|[^\w\s]", re.UNICODE)
