@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,13 @@ class BotAvatar:
     def digest(self) -> str:
         return hashlib.sha256(self.image).hexdigest()
 
+    async def as_jpeg(self) -> bytes:
+        """The image as a JPEG (what Telegram takes for a profile photo), converted off the event loop.
+        Raises ValueError when the image cannot be read."""
+        if self.format == "jpeg":
+            return self.image
+        return await asyncio.to_thread(_to_jpeg, self.image)
+
     async def changed_for(self, platform: str) -> bool:
         """True when `platform` has not yet accepted this image."""
         return await asyncio.to_thread(self._recorded, platform) != self.digest
@@ -53,6 +61,23 @@ class BotAvatar:
     def _record(self, platform: str) -> None:
         self.record_dir.mkdir(parents=True, exist_ok=True)
         self._marker(platform).write_text(self.digest + "\n", encoding="ascii")
+
+
+def _to_jpeg(image: bytes) -> bytes:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with Image.open(io.BytesIO(image)) as opened:
+            opened.load()
+            # A transparent card keeps a white background rather than black.
+            flat = Image.new("RGB", opened.size, "white")
+            rgba = opened.convert("RGBA")
+            flat.paste(rgba, mask=rgba.getchannel("A"))
+    except (UnidentifiedImageError, OSError) as exc:
+        raise ValueError(f"cannot read the avatar image: {exc}") from exc
+    out = io.BytesIO()
+    flat.save(out, format="JPEG", quality=90)
+    return out.getvalue()
 
 
 def bot_avatar(avatar_file: Path | None, card_image: bytes | None, data_dir: Path) -> BotAvatar | None:

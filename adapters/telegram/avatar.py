@@ -17,16 +17,17 @@ _TIMEOUT_S = 30.0
 
 async def set_profile_photo(bot: Bot, avatar: BotAvatar | None) -> None:
     """Sets the photo when it changed since Telegram last took one. Telegram only takes a JPEG profile photo:
-    a PNG card's image is left for Discord (point SOUVENIR_PERSONA_AVATAR at a .jpg for Telegram). Never stops
-    the bot."""
+    a PNG card's image is converted. Never stops the bot."""
     if avatar is None or not await avatar.changed_for("telegram"):
         return
-    if avatar.format != "jpeg":
-        log.info("the persona's avatar is not a JPEG; Telegram's profile photo is left as it is")
+    try:
+        photo = await avatar.as_jpeg()
+    except ValueError as exc:
+        log.warning("the persona's avatar cannot be made a JPEG for Telegram (%s); keeping the current one", exc)
         return
     try:
         async with asyncio.timeout(_TIMEOUT_S):
-            await bot.set_my_profile_photo(InputProfilePhotoStatic(photo=avatar.image))
+            await bot.set_my_profile_photo(InputProfilePhotoStatic(photo=photo))
     except (TelegramError, TimeoutError) as exc:
         log.warning("Telegram did not take the persona's avatar (%s); keeping the current one", exc)
         return

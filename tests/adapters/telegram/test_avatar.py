@@ -35,8 +35,17 @@ async def test_a_jpeg_avatar_becomes_the_profile_photo_once(
     assert telegram.profile_photos == [JPEG]
 
 
-async def test_a_png_card_image_is_not_sent_to_telegram(
+async def test_a_png_card_image_is_sent_to_telegram_as_a_jpeg(
     telegram: FakeTelegram, redis_client: aioredis.Redis, clock: FakeClock, tmp_path: Path
 ) -> None:
     await _start(telegram, redis_client, clock, BotAvatar(CARD.read_bytes(), tmp_path))
+    [photo] = telegram.profile_photos
+    assert photo.startswith(b"\xff\xd8\xff")  # Telegram's rule: a JPEG
+
+
+async def test_an_unreadable_image_is_skipped_and_the_bot_still_runs(
+    telegram: FakeTelegram, redis_client: aioredis.Redis, clock: FakeClock, tmp_path: Path
+) -> None:
+    broken = b"\x89PNG\r\n\x1a\n" + b"not really a picture"
+    await _start(telegram, redis_client, clock, BotAvatar(broken, tmp_path))
     assert telegram.profile_photos == [] and not telegram.calls_of("setMyProfilePhoto")
