@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.mood import MoodPattern
+from bot.engine.texts import say_in
 
 _TEXTS: dict[str, dict[str, str]] = {
     "mood_caption": {
@@ -58,9 +59,7 @@ MOOD_WORDS = {
 
 
 def say_mood(key: str, language: str | None, /, **values: object) -> str:
-    variants = _TEXTS[key]
-    text = variants.get(language or "en") or variants["en"]
-    return text.format(**values) if values else text
+    return say_in(_TEXTS, key, language, **values)
 
 
 def describe_pattern(pattern: MoodPattern, language: str) -> str | None:

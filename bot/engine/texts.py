@@ -370,7 +370,12 @@ _TEXTS: dict[str, dict[str, str]] = {
 }
 
 
-def say(key: str, language: str | None, /, **values: object) -> str:
-    variants = _TEXTS[key]
+def say_in(table: dict[str, dict[str, str]], key: str, language: str | None, /, **values: object) -> str:
+    """`key`'s text from `table` in `language` (English when there is none), with `values` filled in."""
+    variants = table[key]
     text = variants.get(language or "en") or variants["en"]
     return text.format(**values) if values else text
+
+
+def say(key: str, language: str | None, /, **values: object) -> str:
+    return say_in(_TEXTS, key, language, **values)
