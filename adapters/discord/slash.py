@@ -17,7 +17,8 @@ from discord.app_commands import locale_str as _
 
 from adapters.discord.components import PAGE_SIZE, forget_all_view, show_memories, show_why
 from adapters.discord.incoming import language_from_locale, user_of
-from bot.engine.commands import MOOD_CHART_FILENAME, CommandResult, UserCommands
+from bot.engine.command_results import MOOD_CHART_FILENAME, CommandResult
+from bot.engine.commands import UserCommands
 from bot.engine.model import UserRef
 from bot.engine.texts import say
 from bot.engine.timezones import suggest_timezones

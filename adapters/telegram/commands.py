@@ -20,7 +20,8 @@ from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard, 
 from adapters.telegram.normalise import language_hint, user_ref
 from adapters.telegram.sending import TelegramSender
 from adapters.telegram.split import split_message
-from bot.engine.commands import MOOD_CHART_FILENAME, CommandResult, UserCommands
+from bot.engine.command_results import MOOD_CHART_FILENAME, CommandResult
+from bot.engine.commands import UserCommands
 from bot.engine.model import MemoryPage, UserRef, dm_conversation_id
 from bot.engine.texts import say
 from bot.engine.why import asks_why

@@ -11,13 +11,14 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, replace
-from datetime import datetime
+from dataclasses import replace
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.engine.addressing import MAX_NAME_CHARS, MAX_PRONOUNS_CHARS
+from bot.engine.command_results import CommandResult, MemoriesListing, MoodChart
 from bot.engine.dates import parse_birthday
+from bot.engine.export_json import memories_json, mood_readings_json, profile_json, turns_json
 from bot.engine.language import normalise_language
 from bot.engine.linking import Redeemed, shown_code
 from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
@@ -76,33 +77,8 @@ _REDEEM_TEXTS = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class CommandResult:
-    text: str
-    ok: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class MoodChart:
-    """A /mood answer: a caption (or why there is no chart), and the PNG when there is one."""
-
-    text: str
-    png: bytes | None = None
-    ok: bool = True
-
-
-MOOD_CHART_FILENAME = "souvenir-mood.png"
 _MOOD_DAYS_DEFAULT = 30
 _MOOD_DAYS_MAX = 400
-
-
-@dataclass(frozen=True, slots=True)
-class MemoriesListing:
-    """A /memories answer: its text, and the page shown (None when there is no page to show buttons for)."""
-
-    text: str
-    page: MemoryPage | None = None
-    ok: bool = True
 
 
 class UserCommands:
@@ -460,35 +436,12 @@ class UserCommands:
             "user": user.key,
             "accounts": await self._identities.accounts(user.key) if self._identities else [user.key],
             "exported_at": self._clock.now().isoformat(),
-            "profile": _profile_json(profile),
-            "memories": [
-                {
-                    "id": m.memory_id,
-                    "kind": m.kind,
-                    "text": m.text,
-                    "created_at": m.created_at.isoformat(),
-                    "event_at": m.event_at.isoformat() if m.event_at else None,
-                    "scope": m.scope,
-                    **({"details": m.extra} if m.extra else {}),
-                }
-                for m in memories
-            ],
-            "recent_private_messages": [{"role": t.role, "text": t.text, "at": t.at.isoformat()} for t in turns],
+            "profile": profile_json(profile),
+            "memories": memories_json(memories),
+            "recent_private_messages": turns_json(turns),
             "memories_last_replies_drew_on": trail_json(await self._trail.recent_replies(user.key)),
         }
         if self._moods is not None:
-            document["mood_readings"] = [
-                {"at": r.at.isoformat(), "label": r.reading.label, "valence": r.reading.valence,
-                 "intensity": r.reading.intensity, **({"topics": list(r.topics)} if r.topics else {})}
-                for r in await self._moods.mood_readings(user.key)
-            ]  # fmt: skip
+            document["mood_readings"] = mood_readings_json(await self._moods.mood_readings(user.key))
         return json.dumps(document, ensure_ascii=False, indent=2, default=str).encode()
 
-
-def _profile_json(profile: UserProfile) -> dict[str, Any]:
-    data = asdict(profile)
-    for key, value in data.items():
-        if isinstance(value, datetime):
-            data[key] = value.isoformat()
-    data["birthday"] = profile.birthday.isoformat() if profile.birthday else None
-    return data
