@@ -11,6 +11,7 @@ import re
 from dataclasses import replace
 
 from bot.engine.model import UserProfile
+from bot.engine.stated_name import stated_name
 
 MAX_NAME_CHARS = 40
 MAX_PRONOUNS_CHARS = 30
@@ -43,6 +44,8 @@ def learn_addressing(text: str) -> dict[str, str]:
     if name and _is_a_name(name.group("name"), name.group("after")):
         word = name.group("name")
         learnt["preferred_name"] = word[0].upper() + word[1:] if word.islower() else word
+    elif stated := stated_name(text):  # "My name is Alice", "je m'appelle Alice"
+        learnt["preferred_name"] = stated[:MAX_NAME_CHARS]
     pronouns = _PRONOUNS.search(text)
     if pronouns:
         learnt["pronouns"] = re.sub(r"\s*/\s*", "/", pronouns.group("p").lower())[:MAX_PRONOUNS_CHARS]

@@ -54,7 +54,6 @@ from bot.engine.ports import (
     TrailReply,
 )
 from bot.engine.prompt import PromptContext
-from bot.engine.stated_name import stated_name
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
@@ -162,7 +161,7 @@ class Engine:
         now = self._clock.now()
         epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
         profile = await self._profiles.load_profile(message.user.key)
-        # "call me Max", "on peut se tutoyer": kept on the profile, used from this reply on.
+        # "My name is Alice", "call me Max", "on peut se tutoyer": kept on the profile, used from this reply on.
         profile, learnt = with_addressing(profile, message.text)
         if profile.language_chosen and profile.language:
             language = profile.language  # chosen with /language: what they write does not change it
@@ -179,9 +178,6 @@ class Engine:
         )  # fmt: skip
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
-        stated = stated_name(message.text)
-        if stated and "preferred_name" not in learnt:  # "My name is Alice" (else "call me Max" already did)
-            profile, learnt = replace(profile, preferred_name=stated), (*learnt, "preferred_name")
         history = await self._window.recent_turns(message.conversation_id)
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
         context = PromptContext(
