@@ -62,7 +62,7 @@ def _exchange(conversation: Conversation, index: int) -> Exchange:
     return Exchange(message, Reply("", "en"), "UTC", "en", previous_turns=window)
 
 
-async def _ingest(service: LongTermMemoryService, conversations: list[Conversation]) -> tuple[int, float]:
+async def ingest_conversations(service: LongTermMemoryService, conversations: list[Conversation]) -> tuple[int, float]:
     started = time.perf_counter()
     count = 0
     for conversation in conversations:
@@ -72,7 +72,7 @@ async def _ingest(service: LongTermMemoryService, conversations: list[Conversati
     return count, time.perf_counter() - started
 
 
-async def _score_memory(
+async def score_recall(
     service: LongTermMemoryService,
     store: QdrantMemoryIndex,
     conversations: list[Conversation],
@@ -176,13 +176,13 @@ async def run_locomo_eval(
         async with open_embedder(eval_settings) as embedder:
             async with open_memory_index(eval_settings, embedder, clock=clock) as store:
                 service = LongTermMemoryService(store, default_timezone="UTC")
-                messages, seconds = await _ingest(service, conversations)
-                by_conversation = await _score_memory(service, store, conversations, k, settings.recall_max_words)
+                messages, seconds = await ingest_conversations(service, conversations)
+                by_conversation = await score_recall(service, store, conversations, k, settings.recall_max_words)
                 scored = [by_conversation]
                 if folds:  # ingested once: only the ranking changes between candidates
                     for weights in CANDIDATES[1:]:
                         candidate = LongTermMemoryService(store, default_timezone="UTC", recall_weights=weights)
-                        tallies = await _score_memory(candidate, store, conversations, k, settings.recall_max_words)
+                        tallies = await score_recall(candidate, store, conversations, k, settings.recall_max_words)
                         scored.append(tallies)
             others = await _score_baselines(conversations, embedder, k) if baselines else []
     tally = merged("souvenir", k, list(by_conversation.values()))
