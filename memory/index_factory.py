@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from memory.qdrant.server import CollectionLayout  # qdrant-client is imported only for a server
 
 EDGE_DIRECTORY = "qdrant"
+EMBEDDED_CACHED_RECORDS = 20_000  # records kept by the embedded index between recalls (~1-2 kB each)
 
 
 class IndexBackend(StrEnum):
@@ -82,8 +83,12 @@ async def open_memory_index(
     settings: Settings, embedder: Embedder, *, clock: Clock | None = None
 ) -> AsyncIterator[QdrantMemoryIndex]:
     """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit."""
-    driver = await DRIVERS[backend_for(settings)](settings, embedder.dimension)
-    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock())
+    backend = backend_for(settings)
+    driver = await DRIVERS[backend](settings, embedder.dimension)
+    # The embedded engine has one writer, this process (its data dir is locked): records read by recall can
+    # be kept. Not with a server, where another replica may change them.
+    cached = EMBEDDED_CACHED_RECORDS if backend is IndexBackend.EDGE else 0
+    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cached_records=cached)
     try:
         yield index
     finally:

@@ -19,6 +19,7 @@ from bot.engine.ports import Clock
 from bot.errors import InvalidInput
 from memory.ports import Embedder
 from memory.qdrant.driver import RRF_K, Hit, IndexDriver, IndexPoint, Where
+from memory.qdrant.record_cache import RecordCache
 from memory.qdrant.payload import (
     CREATED_AT_TS,
     HIDDEN_BY,
@@ -85,8 +86,13 @@ def sparse_text(record: MemoryRecord) -> str:
 
 
 class QdrantMemoryIndex:
-    def __init__(self, driver: IndexDriver, embedder: Embedder, clock: Clock, *, walk: int = WALK) -> None:
+    def __init__(
+        self, driver: IndexDriver, embedder: Embedder, clock: Clock, *, walk: int = WALK, cached_records: int = 0
+    ) -> None:
+        """`cached_records`: how many records read by searches are kept in process (0: none) — only for a
+        backend this process alone writes to (see memory/qdrant/record_cache.py)."""
         self._driver = driver
+        self._cache = RecordCache(cached_records)
         self._walk = walk
         self._embedder = embedder
         self._clock = clock
@@ -119,10 +125,15 @@ class QdrantMemoryIndex:
         by_user: dict[str, list[IndexPoint]] = {}
         for record, point in zip(records, points, strict=True):
             by_user.setdefault(record.user_key, []).append(point)
+        written = [r.memory_id for r in records]
         async with self._writes:
-            for user_key, user_points in by_user.items():
-                # Conditional upsert: an id that already names someone else's memory is left alone.
-                await self._driver.upsert(user_key, user_points)
+            self._cache.changing(written)
+            try:
+                for user_key, user_points in by_user.items():
+                    # Conditional upsert: an id that already names someone else's memory is left alone.
+                    await self._driver.upsert(user_key, user_points)
+            finally:
+                self._cache.changing(written)
 
     async def search(self, query: IndexQuery) -> list[ScoredMemory]:
         _require_user(query.user_key)
@@ -163,9 +174,13 @@ class QdrantMemoryIndex:
     ) -> list[tuple[Hit, MemoryRecord]]:
         """The records of `hits`, in order: those in `known` (read a moment ago) as they are, the rest read now;
         a hit removed meanwhile is left out."""
+        known = {**known, **self._cache.known(user_key, (h.point_id for h in hits if h.point_id not in known))}
         missing = tuple(h.point_id for h in hits if h.point_id not in known)
+        generation = self._cache.generation
         read = await self._driver.newest(Where(user_key=user_key, ids=missing), len(missing)) if missing else []
-        records = {**known, **{r.memory_id: r for r in await self._records(read)}}
+        fresh = await self._records(read)
+        self._cache.keep(fresh, generation)
+        records = {**known, **{r.memory_id: r for r in fresh}}
         return [(h, records[h.point_id]) for h in hits if h.point_id in records]
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
@@ -179,7 +194,11 @@ class QdrantMemoryIndex:
         async with self._writes:
             changed = await self._driver.count(where)
             if changed:
-                await self._driver.set_payload(where, valid_to_fields(at))
+                self._cache.changing(ids)
+                try:
+                    await self._driver.set_payload(where, valid_to_fields(at))
+                finally:
+                    self._cache.changing(ids)
         return changed
 
     async def hide(self, user_key: str, episode_id: str, fact_id: str) -> int:
@@ -193,7 +212,11 @@ class QdrantMemoryIndex:
         async with self._writes:
             changed = await self._driver.count(where)
             if changed:
-                await self._driver.set_payload(where, {HIDDEN_BY: fact_id})
+                self._cache.changing(ids)
+                try:
+                    await self._driver.set_payload(where, {HIDDEN_BY: fact_id})
+                finally:
+                    self._cache.changing(ids)
         return changed
 
     async def remove(self, user_key: str, memory_ids: Sequence[str]) -> int:
@@ -359,7 +382,12 @@ class QdrantMemoryIndex:
         async with self._writes:
             gone = await self._driver.count(where)
             if gone:
-                await self._driver.delete(where)
+                ids, person = (where.ids, None) if where.ids is not None else ((), where.user_key)
+                self._cache.changing(ids, person)
+                try:
+                    await self._driver.delete(where)
+                finally:
+                    self._cache.changing(ids, person)
         return gone
 
     def _where_user(

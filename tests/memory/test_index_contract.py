@@ -46,12 +46,14 @@ async def _driver(backend: str, path: Path, dimension: int) -> IndexDriver:
     return await ServerDriver.open(AsyncQdrantClient(location=":memory:"), dimension)
 
 
-@pytest.fixture(params=["edge", "server"])
+@pytest.fixture(params=["edge", "edge-cached", "server"])
 async def index(
     request: pytest.FixtureRequest, tmp_path: Path, use_embedder: UseEmbedder, clock: FakeClock
 ) -> AsyncIterator[QdrantMemoryIndex]:
-    driver = await _driver(request.param, tmp_path, use_embedder.dimension)
-    memory_index = QdrantMemoryIndex(driver, use_embedder, clock)
+    # "edge-cached": the embedded engine as the app opens it, keeping records read by searches in process.
+    driver = await _driver(request.param.removesuffix("-cached"), tmp_path, use_embedder.dimension)
+    cached = 1000 if request.param.endswith("-cached") else 0
+    memory_index = QdrantMemoryIndex(driver, use_embedder, clock, cached_records=cached)
     try:
         yield memory_index
     finally:
