@@ -19,7 +19,6 @@ from bot.engine.ports import Clock
 from bot.errors import InvalidInput
 from memory.ports import Embedder
 from memory.qdrant.driver import RRF_K, Hit, IndexDriver, IndexPoint, Where
-from memory.qdrant.record_cache import RecordCache
 from memory.qdrant.payload import (
     CREATED_AT_TS,
     HIDDEN_BY,
@@ -28,6 +27,7 @@ from memory.qdrant.payload import (
     timestamp,
     valid_to_fields,
 )
+from memory.qdrant.record_cache import RecordCache
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import encode_document, encode_query
 
