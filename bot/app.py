@@ -244,9 +244,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             outbox=outbox,
             rate_limiter=limiter,
         )
-        stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
-        # Stopped before the stores close: what waits gets the same grace, the rest stays queued.
+        # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
+        stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
             profiles=profiles,
             memories=memory,

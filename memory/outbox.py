@@ -14,6 +14,7 @@ Keys:
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ DEAD_LETTERS = "souvenir:outbox:dead"
 ATTEMPTS = "souvenir:outbox:attempts"
 GROUP = "memory-writers"
 _SCAN_CHUNK = 500
+_SETTLE_POLL_S = 0.05
 
 
 def person_tag(user_key: str) -> str:
@@ -61,6 +63,7 @@ class RedisOutbox:
     def __init__(self, client: aioredis.Redis, codec: ExchangeCodec | None = None) -> None:
         self._redis = client
         self.codec = codec or JsonExchangeCodec()
+        self._queued: set[str] = set()  # entries this process added that may still wait (for `settle`)
 
     async def ensure_group(self) -> None:
         try:
@@ -73,7 +76,21 @@ class RedisOutbox:
 
     async def enqueue(self, exchange: Exchange) -> None:
         data = self.codec.encode(exchange)
-        await self._redis.xadd(STREAM, {"exchange": data, "person": person_tag(exchange.message.user.key)})
+        entry_id = await self._redis.xadd(STREAM, {"exchange": data, "person": person_tag(exchange.message.user.key)})
+        self._queued.add(_name(entry_id))
+
+    async def settle(self, within_s: float | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = None if within_s is None else loop.time() + within_s
+        while self._queued:
+            async with self._redis.pipeline(transaction=False) as pipe:
+                for entry_id in self._queued:
+                    pipe.xrange(STREAM, min=entry_id, max=entry_id, count=1)
+                found = await pipe.execute()
+            self._queued = {i for i, hit in zip(self._queued, found, strict=True) if hit}
+            if not self._queued or (deadline is not None and loop.time() >= deadline):
+                return
+            await asyncio.sleep(_SETTLE_POLL_S)
 
     # ---- what workers do ----
 

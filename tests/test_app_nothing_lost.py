@@ -17,7 +17,9 @@ async def _window_expired(redis_url: str) -> None:
     client = aioredis.from_url(redis_url)
     try:
         async with asyncio.timeout(60):
-            while await client.exists("souvenir:window:terminal:dm:lea"):
+            while True:
+                if not await client.exists("souvenir:window:terminal:dm:lea"):
+                    return
                 await asyncio.sleep(0.1)
     finally:
         await client.aclose()
@@ -38,7 +40,7 @@ async def test_a_chat_killed_right_after_replying_loses_nothing(
     assert code == 0, err
     assert listed.count("I have a cat named Miso") == 1, listed
 
-    code, out, err = await run_chat(["What is my cat called?"], env, "--user", "lea")
+    code, _, err = await run_chat(["What is my cat called?"], env, "--user", "lea")
     assert code == 0, err
     asked = [r for r in fake_llm.requests if "response_format" not in r.body][-1].body["messages"]
     assert "Miso" in str(asked[0]["content"])  # recalled from long-term memory into the prompt

@@ -377,11 +377,17 @@ class Engine:
         task.add_done_callback(self._background.discard)
 
     async def drain(self, within_s: float | None = None) -> None:
-        """Wait for background memory writes (on shutdown, and in tests). Writes still running after
-        `within_s` seconds are cancelled and logged: a hung store must not hold up stopping the bot.
+        """Wait for memory writes (on shutdown, and in tests): those in the outbox (written by the worker) and
+        background ones. Writes still running after `within_s` seconds are cancelled and logged, queued ones
+        stay queued: a hung store must not hold up stopping the bot.
         (Cancelling, not asyncio.timeout: the writes are tasks of their own, not this coroutine's work.)"""
         loop = asyncio.get_running_loop()
         deadline = None if within_s is None else loop.time() + within_s
+        if self._outbox is not None:
+            try:
+                await self._outbox.settle(within_s)
+            except Exception:
+                log.exception("could not check what the outbox still holds")
         try:
             while self._background:
                 remaining = None if deadline is None else deadline - loop.time()

@@ -12,3 +12,8 @@ class Outbox(Protocol):
     async def enqueue(self, exchange: Exchange) -> None:
         """Keep `exchange` durably until it is written to long-term memory; raises when it could not be kept."""
         ...
+
+    async def settle(self, within_s: float | None = None) -> None:
+        """Return once what this process queued has been written (by whichever replica), or after `within_s`
+        seconds: what is still waiting then stays queued."""
+        ...

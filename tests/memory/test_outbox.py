@@ -137,7 +137,7 @@ async def test_an_unreadable_entry_is_moved_aside_and_the_rest_written(
 
 async def test_entries_a_dead_worker_took_are_claimed_by_another(outbox: RedisOutbox) -> None:
     await outbox.enqueue(exchange("taken by a worker that was killed", 1))
-    [taken] = await outbox.read_new("killed-replica", 1, None)  # pending under it, never acknowledged
+    [_] = await outbox.read_new("killed-replica", 1, None)  # pending under it, never acknowledged
     recorder = Recorder()
     survivor = OutboxWorker(outbox, recorder, consumer="survivor", options=QUICK)
     assert await survivor.drain() == 0  # not idle long enough: it may still be working on it
