@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 
 from bot.engine.model import Exchange
 from memory.outbox_codec import ExchangeCodec, JsonExchangeCodec
@@ -83,11 +83,14 @@ class RedisOutbox:
         loop = asyncio.get_running_loop()
         deadline = None if within_s is None else loop.time() + within_s
         while self._queued:
-            async with self._redis.pipeline(transaction=False) as pipe:
-                for entry_id in self._queued:
-                    pipe.xrange(STREAM, min=entry_id, max=entry_id, count=1)
-                found = await pipe.execute()
-            self._queued = {i for i, hit in zip(self._queued, found, strict=True) if hit}
+            try:
+                async with self._redis.pipeline(transaction=False) as pipe:
+                    for entry_id in self._queued:
+                        pipe.xrange(STREAM, min=entry_id, max=entry_id, count=1)
+                    found = await pipe.execute()
+                self._queued = {i for i, hit in zip(self._queued, found, strict=True) if hit}
+            except (RedisError, OSError):
+                pass  # Redis restarting: asked again in a moment
             if not self._queued or (deadline is not None and loop.time() >= deadline):
                 return
             await asyncio.sleep(_SETTLE_POLL_S)
