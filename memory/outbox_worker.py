@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt, wait_exponential
 
 from bot.engine.metrics import NoMetrics, OutboxMetrics
@@ -142,9 +142,19 @@ class OutboxWorker:
                     log.warning("outbox: memory store unavailable, entries wait until it is back: %s", exc)
             except _Failed:
                 pass
+            except ResponseError as exc:
+                if "NOGROUP" in str(exc):
+                    # Redis came back without its data (no append-only file): the group is made again.
+                    log.warning("outbox: the consumer group was gone; made again")
+                    with suppress(RedisError, OSError):
+                        await self.prepare()
+                elif not failures:
+                    log.exception("outbox: Redis refused a command; retrying")
             except (RedisError, OSError) as exc:
                 if not failures:
                     log.warning("outbox: Redis unavailable (%s); retrying", type(exc).__name__)
+            except Exception:  # an error boundary: the worker must outlive anything one round does
+                log.exception("outbox: a round failed unexpectedly; retrying")
             failures += 1
             pause = min(self._options.backoff_max_s, self._options.retry_wait_s * 2**failures)
             with suppress(TimeoutError):

@@ -262,3 +262,13 @@ async def test_an_entry_written_before_forget_all_does_not_bring_anything_back(
     await OutboxWorker(outbox, service.remember_exchange, options=QUICK).drain()
     assert [r.user_key for r in index.records.values()] == [BOB.key]
     assert await outbox.depth() == 0
+
+
+async def test_a_redis_that_lost_its_data_gets_the_group_back_and_nothing_new_is_lost(
+    outbox: RedisOutbox, client: aioredis.Redis
+) -> None:
+    recorder = Recorder()
+    async with running(OutboxWorker(outbox, recorder, options=QUICK)):
+        await client.flushdb()  # restarted without an append-only file: stream and group gone
+        await outbox.enqueue(exchange("said after the restart", 1))
+        await until(lambda: recorder.written == ["said after the restart"])
