@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import AsyncIterator
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -57,6 +57,9 @@ from memory.mood.history import MoodHistoryService
 from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
+from memory.outbox import RedisOutbox
+from memory.outbox_worker import OutboxWorker, WorkerOptions, running_worker
+from memory.rate_limit import RedisRateLimiter
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
@@ -206,6 +209,12 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         planner.target = schedule
         locks = RedisConversationLocks(client)  # one reply at a time per conversation, across replicas
         identities = RedisIdentities(client, clock)  # accounts linked into one person (/link)
+        outbox = RedisOutbox(client)  # memory writes, kept before each reply goes out (a codec may seal them)
+        limiter = (
+            RedisRateLimiter(client, clock, per_minute=settings.rate_limit_per_minute)
+            if settings.rate_limit_per_minute > 0
+            else None
+        )
         engine = Engine(
             llm=llm,
             window=window,
@@ -232,7 +241,11 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             metrics=metrics,
             locks=locks,
             identities=identities,
+            outbox=outbox,
+            rate_limiter=limiter,
         )
+        # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
+        await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
             profiles=profiles,
@@ -240,7 +253,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             window=window,
             planner=planner,
             # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks],
+            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks, outbox],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -260,6 +273,18 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
             readiness, metrics, metrics_page, moods, avatar, identities,
         )  # fmt: skip
+
+
+def _outbox_worker(
+    settings: Settings, outbox: RedisOutbox, engine: Engine, metrics: Metrics, *, sole: bool
+) -> AbstractAsyncContextManager[OutboxWorker]:
+    """This replica's worker in the outbox's consumer group. With embedded stores this process is the only
+    one (it holds the data dir), so whatever is pending was left by a killed one: taken at once."""
+    options = WorkerOptions(
+        claim_idle_s=settings.outbox_claim_idle_s, max_attempts=settings.outbox_max_attempts, sole_consumer=sole
+    )
+    worker = OutboxWorker(outbox, engine.remember, options=options, metrics=metrics)
+    return running_worker(worker, settings.shutdown_grace_s)
 
 
 def _open_metrics(settings: Settings) -> tuple[Metrics, MetricsPage | None]:

@@ -115,6 +115,11 @@ class Settings(BaseSettings):
     http_host: str = "0.0.0.0"
     log_format: Literal["text", "json"] = "text"
 
+    # Nothing lost (issue 12): the outbox of memory writes, and how many messages a person may send a minute.
+    rate_limit_per_minute: int = Field(default=20, ge=0)  # 0: no limit
+    outbox_claim_idle_s: float = Field(default=120.0, gt=0)  # a replica silent this long on an entry is gone
+    outbox_max_attempts: int = Field(default=5, ge=1)  # failed rounds before an entry goes to the dead letters
+
     @field_validator("default_timezone")
     @classmethod
     def _known_zone(cls, value: str) -> str:

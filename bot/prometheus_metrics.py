@@ -5,7 +5,7 @@ starts with `souvenir_`."""
 
 from __future__ import annotations
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 # Seconds: a local model on a CPU can take most of a minute; recall is milliseconds.
 _LLM_BUCKETS = (0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 40.0, 60.0, 120.0)
@@ -37,6 +37,9 @@ class PrometheusMetrics:
             "souvenir_proactive_skipped", "Unprompted messages held back or not sent, by reason.", ["reason"],
             registry=r,
         )  # fmt: skip
+        self._outbox_depth = Gauge(
+            "souvenir_outbox_depth", "Exchanges waiting in the outbox for long-term memory.", registry=r
+        )
 
     def message_handled(self, platform: str) -> None:
         self._messages.labels(platform).inc()
@@ -57,6 +60,9 @@ class PrometheusMetrics:
 
     def proactive_skipped(self, reason: str) -> None:
         self._skipped.labels(reason).inc()
+
+    def outbox_depth(self, entries: int) -> None:
+        self._outbox_depth.set(entries)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -6,9 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError, TimeoutError
 
 from bot.config import Settings
+
+
+def _reconnecting() -> dict[str, Any]:
+    """A restarted or failed-over server: each command retries on a fresh connection for about 15 seconds
+    (jittered backoff up to 2 s), and a connection idle for a while is checked before it is used again."""
+    return {
+        "retry": Retry(ExponentialWithJitterBackoff(base=0.05, cap=2.0), retries=12),
+        "retry_on_error": [ConnectionError, TimeoutError],
+        "health_check_interval": 15,
+    }
 
 
 def redis_client(settings: Settings, url: str | None = None, **options: Any) -> aioredis.Redis:
@@ -17,9 +30,9 @@ def redis_client(settings: Settings, url: str | None = None, **options: Any) -> 
     if settings.redis_sentinels is not None:
         password = settings.redis_password.get_secret_value() if settings.redis_password else None
         sentinel = Sentinel(settings.redis_sentinel_addresses, sentinel_kwargs=dict(options), **options)
-        return sentinel.master_for(settings.redis_sentinel_service, password=password)
+        return sentinel.master_for(settings.redis_sentinel_service, password=password, **_reconnecting())
     chosen = url or settings.redis_url
     if chosen is None:
         raise ValueError("no Redis configured: the embedded valkey's URL must be given")
     # rediss:// gives TLS connections (certificates checked; ?ssl_cert_reqs=none and ?ssl_ca_certs=... tune it).
-    return aioredis.from_url(chosen, **options)
+    return aioredis.from_url(chosen, **{**_reconnecting(), **options})

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import logging
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.engine.mood import MoodReading
 from bot.engine.ports import LanguageModel, OccasionPlanner
-from bot.errors import ErasedMeanwhile
+from bot.errors import ErasedMeanwhile, StoreUnavailable
 from memory.consolidation import Consolidator, Plan
 from memory.episodes import shown_text
 from memory.extraction.candidates import EPISODE, PRECISION, TOPIC, Candidate, unique
@@ -40,6 +40,17 @@ class Origin:
     erasure_epoch: int | None = None  # the person's erasure epoch when the message arrived
 
 
+_FACTS = uuid.UUID("0f6a2b9e-7c41-4d35-b8e2-93a1c5d7e402")  # namespace of ids of facts drawn from a message
+
+
+def fact_id(candidate: Candidate, origin: Origin) -> str:
+    """A fact drawn from a message gets the same id each time that message is written (an outbox entry
+    delivered twice, or retried after a crash), so a second write replaces it rather than adding a twin."""
+    if origin.episode_id is None:
+        return str(uuid.uuid4())
+    return str(uuid.uuid5(_FACTS, "\x1f".join((origin.episode_id, candidate.kind.value, candidate.text))))
+
+
 def record_from(candidate: Candidate, origin: Origin, supersedes: tuple[str, ...] = ()) -> MemoryRecord:
     attributes = {TOPIC: candidate.topic} if candidate.topic else {}
     if origin.episode_id:
@@ -49,7 +60,7 @@ def record_from(candidate: Candidate, origin: Origin, supersedes: tuple[str, ...
     if candidate.sensitive:
         attributes["sensitive"] = "true"
     return MemoryRecord(
-        memory_id=str(uuid.uuid4()),
+        memory_id=fact_id(candidate, origin),
         user_key=origin.user_key,
         kind=candidate.kind,
         text=candidate.text,
@@ -133,6 +144,8 @@ class MemoryWriter:
         except ErasedMeanwhile:
             log.info("a memory write was dropped: the person erased their data meanwhile")
             return []
+        except StoreUnavailable:
+            raise  # the index is away: the outbox keeps the message and writes it again once it is back
         except Exception:  # an error boundary: the episode is already safe
             log.exception("memory extraction failed for one message; the episode is kept")
             return []
@@ -168,6 +181,9 @@ class MemoryWriter:
         if plan.action == "noop":
             return None
         record = record_from(plan.candidate, origin, plan.replaces)
+        if record.memory_id in record.supersedes:  # written again (a redelivery): it does not replace itself
+            record = replace(record, supersedes=tuple(i for i in record.supersedes if i != record.memory_id))
+            plan = replace(plan, replaces=record.supersedes)
         if not await self.add_fenced(origin.user_key, origin.erasure_epoch, [record]):
             return None
         if plan.replaces:

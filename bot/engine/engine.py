@@ -1,7 +1,8 @@
 """The conversation engine: one incoming message in, one reply out.
 
 Short-term context from the conversation window, recall from long-term memory, persona, the person's
-local time and language, one LLM call. Memory writing happens in the background after the reply.
+local time and language, one LLM call. Memory writing happens after the reply: through the durable
+outbox when there is one (written before the reply is returned), else as an in-process background task.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from bot.engine.model import (
     UserProfile,
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
+from bot.engine.outbox import Outbox
 from bot.engine.persona import Persona
 from bot.engine.ports import (
     Clock,
@@ -54,6 +56,7 @@ from bot.engine.ports import (
     TrailReply,
 )
 from bot.engine.prompt import PromptContext
+from bot.engine.rate_limit import Admission, RateLimiter
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
@@ -104,6 +107,8 @@ class Engine:
         metrics: EngineMetrics | None = None,
         locks: ConversationLocks | None = None,
         identities: Identities | None = None,
+        outbox: Outbox | None = None,
+        rate_limiter: RateLimiter | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -123,6 +128,8 @@ class Engine:
         self._locks = locks or InProcessConversationLocks()
         self._identities = identities or NoIdentities()
         self._background: set[asyncio.Task[None]] = set()
+        self._outbox = outbox
+        self._rate_limiter = rate_limiter
 
     @property
     def persona(self) -> Persona:
@@ -145,6 +152,10 @@ class Engine:
             log.info("duplicate delivery of %s ignored", message.dedup_key)
             self._metrics.reply_outcome("duplicate")
             return None
+        admission = await self._admit(message.user.key)
+        if admission is not Admission.ALLOWED:
+            self._metrics.reply_outcome("rate_limited")
+            return await self._slow_down(message) if admission is Admission.NOTICE else None
         try:
             async with self._locks.hold(message.conversation_id) as fence:
                 reply = await self._answer(message, cleaned, fence)
@@ -241,8 +252,45 @@ class Engine:
             log.info("a reply was not kept: the person erased their data while it was written")
             return reply
         exchange = Exchange(message, reply, zone, language, tuple(history[-_CONTEXT_TURNS:]), erasure_epoch=epoch)
-        self._in_background(self._after_reply(exchange))
+        await self._hand_over(exchange)
         return reply
+
+    async def _hand_over(self, exchange: Exchange) -> None:
+        """Before the reply is returned: in the durable outbox, so a crash after replying loses nothing. An
+        outbox that cannot take it (Redis down) must not cost the reply: written from this process instead."""
+        if self._outbox is not None:
+            try:
+                await self._outbox.enqueue(exchange)
+                return
+            except Exception:
+                log.exception("could not queue an exchange in the outbox; writing it from this process")
+        self._in_background(self._after_reply(exchange))
+
+    async def _admit(self, person: str) -> Admission:
+        if self._rate_limiter is None:
+            return Admission.ALLOWED
+        try:
+            return await self._rate_limiter.admit(person)
+        except Exception:
+            # Counting is a safeguard; a Redis hiccup must not silence the companion.
+            log.exception("rate limit check failed; the message is answered")
+            return Admission.ALLOWED
+
+    async def _slow_down(self, message: IncomingMessage) -> Reply:
+        """The one kind notice of a window: no LLM call, nothing stored."""
+        try:
+            profile = await self._profiles.load_profile(message.user.key)
+        except Exception:
+            log.exception("could not read a profile for the slow-down notice")
+            profile = UserProfile(message.user.key)
+        language = (
+            profile.language
+            if profile.language_chosen and profile.language
+            else detect_language(
+                message.text, hint=profile.language or message.language_hint, default=self._options.default_language
+            )
+        )
+        return Reply(text=say("rate_limited", language), language=language)
 
     async def _recall(self, message: IncomingMessage, profile: UserProfile, zone: str) -> list[RecalledMemory]:
         scopes: tuple[str, ...] = (message.scope,)
@@ -310,13 +358,18 @@ class Engine:
 
     async def _after_reply(self, exchange: Exchange) -> None:
         try:
+            await self.remember(exchange)
+        except Exception:
+            log.exception("could not store the exchange in long-term memory")
+
+    async def remember(self, exchange: Exchange) -> None:
+        """What an answered exchange leaves behind: the scheduler notes the activity, long-term memory the
+        message. The outbox worker calls this for each entry; a failure raises, so the entry is retried."""
+        try:
             await self._planner.note_activity(exchange.message.user.key, exchange.message.sent_at)
         except Exception:
             log.exception("could not note activity for the scheduler")
-        try:
-            await self._memory.remember_exchange(exchange)
-        except Exception:
-            log.exception("could not store the exchange in long-term memory")
+        await self._memory.remember_exchange(exchange)
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)
@@ -324,11 +377,17 @@ class Engine:
         task.add_done_callback(self._background.discard)
 
     async def drain(self, within_s: float | None = None) -> None:
-        """Wait for background memory writes (on shutdown, and in tests). Writes still running after
-        `within_s` seconds are cancelled and logged: a hung store must not hold up stopping the bot.
+        """Wait for memory writes (on shutdown, and in tests): those in the outbox (written by the worker) and
+        background ones. Writes still running after `within_s` seconds are cancelled and logged, queued ones
+        stay queued: a hung store must not hold up stopping the bot.
         (Cancelling, not asyncio.timeout: the writes are tasks of their own, not this coroutine's work.)"""
         loop = asyncio.get_running_loop()
         deadline = None if within_s is None else loop.time() + within_s
+        if self._outbox is not None:
+            try:
+                await self._outbox.settle(within_s)
+            except Exception:
+                log.exception("could not check what the outbox still holds")
         try:
             while self._background:
                 remaining = None if deadline is None else deadline - loop.time()

@@ -33,7 +33,13 @@ class ProactiveMetrics(Protocol):
         ...
 
 
-class Metrics(EngineMetrics, LLMMetrics, ProactiveMetrics, Protocol):
+class OutboxMetrics(Protocol):
+    def outbox_depth(self, entries: int) -> None:
+        """Exchanges waiting in the outbox for long-term memory (new or being written)."""
+        ...
+
+
+class Metrics(EngineMetrics, LLMMetrics, ProactiveMetrics, OutboxMetrics, Protocol):
     """All of them: what the app hands around."""
 
 
@@ -56,4 +62,7 @@ class NoMetrics:
         return None
 
     def proactive_skipped(self, reason: str) -> None:
+        return None
+
+    def outbox_depth(self, entries: int) -> None:
         return None

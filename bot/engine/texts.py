@@ -14,6 +14,10 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Sorry, I can't think straight right now. Give me a moment and write to me again?",
         "fr": "Désolé, je n'arrive pas à réfléchir pour l'instant. Tu me réécris dans un moment ?",
     },
+    "rate_limited": {
+        "en": "You're writing faster than I can think! Give me a minute to catch up, then I'm all yours.",
+        "fr": "Tu écris plus vite que je ne réfléchis ! Laisse-moi une minute pour suivre, et je suis tout à toi.",
+    },
     "command_gone": {
         "en": "That command no longer exists — /help lists the ones I have.",
         "fr": "Cette commande n'existe plus — /help liste celles que j'ai.",

@@ -15,6 +15,13 @@ class ChatProcess:
     def __init__(self, process: asyncio.subprocess.Process) -> None:
         self.process = process
         self.seen = ""
+        self.killed = False
+
+    async def kill_now(self) -> None:
+        """SIGKILL, as the kernel's OOM killer or a power cut would: nothing gets to finish or clean up."""
+        self.killed = True
+        self.process.kill()
+        await self.process.wait()
 
     async def _read_line(self, within: float) -> None:
         assert self.process.stdout is not None
@@ -53,6 +60,8 @@ async def running_chat(env: dict[str, str], *args: str) -> AsyncIterator[ChatPro
     try:
         await chat.wait_for("Chatting as")
         yield chat
+        if chat.killed:
+            return
         assert process.stdin is not None
         process.stdin.close()
         _, err = await asyncio.wait_for(process.communicate(), 60)

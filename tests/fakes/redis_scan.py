@@ -21,6 +21,9 @@ async def redis_mentions(client: aioredis.Redis, *needles: str) -> list[str]:
             values = list(await client.smembers(raw_key))
         elif kind == "zset":
             values = [member for member, _score in await client.zrange(raw_key, 0, -1, withscores=True)]
+        elif kind == "stream":  # the outbox, its dead letters
+            entries = await client.xrange(raw_key)
+            values = [part for _id, fields in entries for pair in fields.items() for part in pair]
         else:
             raise AssertionError(f"unexpected Redis type {kind} at {key}")
         texts = [key, *(v.decode() if isinstance(v, bytes) else str(v) for v in values)]

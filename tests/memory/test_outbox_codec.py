@@ -1,0 +1,37 @@
+"""An exchange survives the outbox's JSON as it was: the same episode id after a round trip, clear refusals."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, Reply, UserRef
+from bot.errors import InvalidInput
+from memory.episodes import episodic_record
+from memory.outbox_codec import JsonExchangeCodec
+
+AT = datetime(2026, 2, 28, 23, 30, tzinfo=UTC)
+
+
+def test_a_group_exchange_with_context_comes_back_equal_and_with_the_same_episode_id() -> None:
+    user = UserRef("discord", "77", "Zoë 🌸", person_key="person:abc")
+    message = IncomingMessage(
+        user, "discord:chat:9", "m1", "Ma sœur se marie le 3 mars ‮ 🎉", AT, ChatKind.GROUP, "fr", "m0"
+    )
+    earlier = (
+        ChatTurn("user", "salut", AT.replace(minute=29), "person:abc", "Zoë"),
+        ChatTurn("assistant", "coucou", AT),
+    )
+    exchange = Exchange(message, Reply("Félicitations !", "fr", disclosed=True), "Europe/Paris", "fr", earlier, 4)
+    codec = JsonExchangeCodec()
+    back = codec.decode(codec.encode(exchange))
+    assert back == exchange
+    assert back.message.sent_at.tzinfo is UTC
+    assert episodic_record(back).memory_id == episodic_record(exchange).memory_id
+
+
+@pytest.mark.parametrize("data", [b"", b"not json", b'{"message": {}}', b"\xff\xfe"])
+def test_unreadable_bytes_are_refused_clearly(data: bytes) -> None:
+    with pytest.raises(InvalidInput, match="not a readable exchange"):
+        JsonExchangeCodec().decode(data)
