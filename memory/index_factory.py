@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot.config import Settings
 from bot.engine.ports import Clock
 from bot.errors import ConfigError
+from memory.crypto import TextCipher
 from memory.embedding import UseEmbedder
 from memory.ports import Embedder
 from memory.qdrant.driver import IndexDriver
@@ -79,11 +80,12 @@ class _UtcClock:
 
 @asynccontextmanager
 async def open_memory_index(
-    settings: Settings, embedder: Embedder, *, clock: Clock | None = None
+    settings: Settings, embedder: Embedder, *, clock: Clock | None = None, cipher: TextCipher | None = None
 ) -> AsyncIterator[QdrantMemoryIndex]:
-    """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit."""
+    """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit; `cipher`
+    seals the payloads' words (none: kept clear)."""
     driver = await DRIVERS[backend_for(settings)](settings, embedder.dimension)
-    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock())
+    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cipher=cipher)
     try:
         yield index
     finally:
