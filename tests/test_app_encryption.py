@@ -33,6 +33,10 @@ def _files_saying(data_dir: Path, word: str) -> list[str]:
     ]
 
 
+def _written_files(data_dir: Path) -> list[Path]:
+    return [p for p in data_dir.rglob("*") if p.is_file() and p.stat().st_size > 0]
+
+
 def _system_prompts(llm: FakeOpenAI) -> list[str]:
     chats = [r.body for r in llm.requests if "response_format" not in r.body]
     return [str(body["messages"][0]["content"]) for body in chats]
@@ -49,7 +53,7 @@ async def test_a_secret_never_reaches_a_file_in_clear_yet_is_recalled_after_a_re
     assert f"echo: My secret word is {SECRET}" in out
 
     # The stores wrote their files (the AOF and the shard's WAL and segments), and none says the word.
-    written = [p for p in data_dir.rglob("*") if p.is_file() and p.stat().st_size > 0]
+    written = _written_files(data_dir)
     assert any("appendonlydir" in str(p) for p in written) and any("qdrant" in str(p) for p in written)
     assert _files_saying(data_dir, SECRET) == []
     assert _files_saying(data_dir, "lemon") == []  # the conversation window too
