@@ -11,7 +11,9 @@ the cached key with the stored one. Stores get a cipher by constructor injection
 from __future__ import annotations
 
 import json
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from cryptography.fernet import Fernet, InvalidToken
@@ -21,6 +23,7 @@ from memory.crypto.keys import RedisDataKeys
 
 SEALED_PREFIX = "sv1:"
 CACHED_KEYS = 10_000
+FRESH_S = 30.0  # how long an open trusts a cached data key before reading it again
 
 
 def is_sealed(text: str) -> bool:
@@ -74,12 +77,25 @@ class _KeySealer:
 
 class PersonCipher:
     """Texts sealed with the data key of the person they are about; a `UserDataEraser` that destroys that
-    key (crypto-shredding): it must run before every other eraser."""
+    key (crypto-shredding): it must run before every other eraser.
 
-    def __init__(self, keys: RedisDataKeys, *, cached: int = CACHED_KEYS) -> None:
+    Sealing reads the stored key every time (one Redis GET per write), so a key destroyed or replaced by
+    another process is never written with. Opening trusts a cached key for `fresh_s` seconds: another
+    process's erasure (and a new key made after it) is seen at the latest that long after."""
+
+    def __init__(
+        self,
+        keys: RedisDataKeys,
+        *,
+        cached: int = CACHED_KEYS,
+        fresh_s: float = FRESH_S,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._keys = keys
-        self._cache: OrderedDict[str, Fernet] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[bytes, Fernet, float]] = OrderedDict()  # wrapped, key, when read
         self._cached = cached
+        self._fresh_s = fresh_s
+        self._monotonic = monotonic
 
     @property
     def enabled(self) -> bool:
@@ -94,32 +110,31 @@ class PersonCipher:
         return (await self.opener(person_key)).open(text)
 
     async def sealer(self, person_key: str) -> Sealer:
-        key = self._cached_key(person_key)
-        if key is None:
-            key = self._remember(person_key, await self._keys.get_or_create(person_key))
-        return _KeySealer(key)
+        wrapped = await self._keys.wrapped(person_key) or await self._keys.wrapped_or_create(person_key)
+        return _KeySealer(self._key(person_key, wrapped))
 
     async def opener(self, person_key: str) -> Sealer:
-        key = self._cached_key(person_key)
-        if key is None:
-            raw = await self._keys.get(person_key)
-            key = None if raw is None else self._remember(person_key, raw)
-        return _KeySealer(key)
+        hit = self._cache.get(person_key)
+        if hit is not None and self._monotonic() - hit[2] < self._fresh_s:
+            self._cache.move_to_end(person_key)
+            return _KeySealer(hit[1])
+        wrapped = await self._keys.wrapped(person_key)
+        if wrapped is None:
+            self._cache.pop(person_key, None)
+            return _KeySealer(None)
+        return _KeySealer(self._key(person_key, wrapped))
 
     async def forget_user(self, user_key: str) -> None:
         self._cache.pop(user_key, None)
         await self._keys.destroy(user_key)
-        self._cache.pop(user_key, None)  # a write in flight may have cached it meanwhile
+        self._cache.pop(user_key, None)  # a read in flight may have cached it meanwhile
 
-    def _cached_key(self, person_key: str) -> Fernet | None:
-        key = self._cache.get(person_key)
-        if key is not None:
-            self._cache.move_to_end(person_key)
-        return key
-
-    def _remember(self, person_key: str, raw: bytes) -> Fernet:
-        key = Fernet(raw)
-        self._cache[person_key] = key
+    def _key(self, person_key: str, wrapped: bytes) -> Fernet:
+        """The data key `wrapped` holds, unwrapped once per process and kept (the most recent `cached`)."""
+        hit = self._cache.get(person_key)
+        key = hit[1] if hit is not None and hit[0] == wrapped else Fernet(self._keys.unwrap(wrapped))
+        self._cache[person_key] = (wrapped, key, self._monotonic())
+        self._cache.move_to_end(person_key)
         while len(self._cache) > self._cached:
             self._cache.popitem(last=False)
         return key

@@ -46,30 +46,31 @@ class RedisDataKeys:
         self._redis = client
         self._master = Fernet(master.encode())
 
-    async def get(self, person_key: str) -> bytes | None:
-        """The person's raw data key, or None when they have none (never written, or erased)."""
-        wrapped = await self._redis.get(data_key_name(person_key))
-        return None if wrapped is None else self._unwrap(wrapped)
+    async def wrapped(self, person_key: str) -> bytes | None:
+        """The person's data key as stored (wrapped), or None when they have none (never written, or erased)."""
+        found = await self._redis.get(data_key_name(person_key))
+        return None if found is None else found if isinstance(found, bytes) else found.encode()
 
-    async def get_or_create(self, person_key: str) -> bytes:
+    async def wrapped_or_create(self, person_key: str) -> bytes:
         name = data_key_name(person_key)
-        fresh = Fernet.generate_key()
+        fresh = self._master.encrypt(Fernet.generate_key())
         while True:
-            if await self._redis.set(name, self._master.encrypt(fresh), nx=True):
+            if await self._redis.set(name, fresh, nx=True):
                 return fresh
-            found = await self.get(person_key)
+            found = await self.wrapped(person_key)
             if found is not None:
                 return found
             # erased between the two calls: try creating it again
 
-    async def destroy(self, person_key: str) -> None:
-        await self._redis.delete(data_key_name(person_key))
-
-    def _unwrap(self, wrapped: bytes | str) -> bytes:
+    def unwrap(self, wrapped: bytes) -> bytes:
+        """The raw data key (a Fernet key)."""
         try:
-            return self._master.decrypt(wrapped if isinstance(wrapped, bytes) else wrapped.encode())
+            return self._master.decrypt(wrapped)
         except InvalidToken:
             raise WrongMasterKey("a data key does not open with SOUVENIR_ENCRYPTION_KEY") from None
+
+    async def destroy(self, person_key: str) -> None:
+        await self._redis.delete(data_key_name(person_key))
 
 
 async def master_key_state(client: aioredis.Redis, master: str | None) -> str:

@@ -127,3 +127,20 @@ async def test_rotation_rewraps_every_data_key_without_touching_the_data(client:
         assert await cipher(client, new).open(who, text) == f"words of {who}"
     with pytest.raises(WrongMasterKey):
         await rewrap_data_keys(client, new_master_key(), new_master_key())
+
+
+async def test_another_process_never_writes_with_a_key_destroyed_elsewhere(client: aioredis.Redis) -> None:
+    master, now = new_master_key(), [0.0]
+    here = PersonCipher(RedisDataKeys(client, master), monotonic=lambda: now[0])
+    there = cipher(client, master)
+    before = await here.seal(LEA, "avant")
+    assert await here.open(LEA, before) == "avant"  # here has Léa's key cached now
+
+    await there.forget_user(LEA)  # erased through the other process
+
+    after = await here.seal(LEA, "après")  # sealed with a new key, never the destroyed one
+    assert await there.open(LEA, after) == "après"
+    now[0] += 60  # past the time a cached key is trusted for opening
+    with pytest.raises(UnreadableText):
+        await here.open(LEA, before)
+    assert await here.open(LEA, after) == "après"
