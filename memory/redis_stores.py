@@ -17,7 +17,7 @@ from redis.exceptions import WatchError
 from bot.engine.model import ChatTurn, MonthDay, UserProfile
 from bot.errors import ConversationLockLost, UnreadableText
 from memory.conversation_locks import fence_key
-from memory.crypto import PlainCipher, TextCipher
+from memory.crypto import PlainCipher, Sealer, TextCipher
 
 _PREFIX = "souvenir"
 _USERS_KEY = f"{_PREFIX}:users"  # every user key with a profile, for the operator's `memories users`
@@ -59,13 +59,16 @@ class RedisConversationWindow:
             return [_turn_to_json(t) for t in turns]
         stored: list[str] = []
         previous: str | None = None
+        sealers: dict[str, Sealer] = {}  # one key read per person and call
         for turn in turns:
             owner = turn.author_key or previous or _chat_owner(conversation_id)
             previous = turn.author_key or previous
             envelope: dict[str, Any] = {"role": turn.role, "owner": owner}
             if turn.author_key:
                 envelope["author"] = turn.author_key
-            envelope["sealed"] = await self._cipher.seal(owner, _turn_to_json(turn))
+            if owner not in sealers:
+                sealers[owner] = await self._cipher.sealer(owner)
+            envelope["sealed"] = sealers[owner].seal(_turn_to_json(turn))
             stored.append(json.dumps(envelope, ensure_ascii=False))
         return stored
 
