@@ -8,6 +8,7 @@ Keys (one module owns them; `forget_user` removes both):
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -19,10 +20,11 @@ import redis.asyncio as aioredis
 from bot.engine.mood import MOOD_LABELS, MoodPattern, MoodReading, TimedReading
 from bot.engine.tone import MoodSnapshot
 from bot.errors import UnreadableText
-from memory.crypto import PlainCipher, TextCipher
+from memory.crypto import PlainCipher, Sealer, TextCipher
 
 RETENTION = timedelta(days=400)
 _RECENT = timedelta(days=7)
+_OPENED_ON_LOOP = 64  # sealed readings opened on the event loop at most; more go to a worker thread
 _RECENT_MAX = 200  # readings kept in the snapshot (a very talkative week is sampled from its end)
 
 
@@ -70,15 +72,10 @@ class RedisMoodSeries:
 
     async def _readings(self, user_key: str, raw_all: Sequence[bytes | str]) -> list[TimedReading]:
         opener = await self._cipher.opener(user_key)
-        readings: list[TimedReading] = []
-        for raw in raw_all:
-            try:
-                reading = _reading_from(json.loads(opener.open(_text(raw))))
-            except UnreadableText:
-                continue
-            if reading is not None:
-                readings.append(reading)
-        return readings
+        if not self._cipher.enabled or len(raw_all) <= _OPENED_ON_LOOP:
+            return _opened_readings(opener, raw_all)
+        # A year of readings is thousands of decryptions (~40 µs each): off the event loop.
+        return await asyncio.to_thread(_opened_readings, opener, raw_all)
 
     async def _state(self, user_key: str, raw: bytes | str | None) -> dict[str, Any]:
         if not raw:
@@ -161,6 +158,18 @@ class RedisMoodSeries:
 
     async def forget_user(self, user_key: str) -> None:
         await self._redis.delete(_series_key(user_key), _state_key(user_key))
+
+
+def _opened_readings(opener: Sealer, raw_all: Sequence[bytes | str]) -> list[TimedReading]:
+    readings: list[TimedReading] = []
+    for raw in raw_all:
+        try:
+            reading = _reading_from(json.loads(opener.open(_text(raw))))
+        except UnreadableText:
+            continue
+        if reading is not None:
+            readings.append(reading)
+    return readings
 
 
 def _text(value: str | bytes) -> str:

@@ -96,3 +96,12 @@ async def test_mood_notes_seal_readings_and_the_snapshot(client: aioredis.Redis,
     assert await series.readings(LEA) == [reading]
     snapshot = await series.mood_snapshot(LEA)
     assert snapshot is not None and snapshot.recent == (reading,) and snapshot.sensitive_at == T0
+
+
+async def test_a_long_sealed_mood_series_reads_back_whole(client: aioredis.Redis, cipher: PersonCipher) -> None:
+    series = RedisMoodSeries(client, cipher=cipher)
+    readings = [TimedReading(T0 + timedelta(hours=n), MoodReading("calm", 0.2, 0.3), ("garden",)) for n in range(90)]
+    for reading in readings:
+        await series.add(LEA, reading, sensitive=False, now=readings[-1].at)
+    assert await series.readings(LEA) == readings
+    assert await redis_mentions(client, "garden") == []
