@@ -285,7 +285,7 @@ def _add_key_commands(sub: Any) -> None:
         "rotate-key",
         help="rewrap every person's data key with a new master key (the data itself is not re-encrypted)",
         description="Run while Souvenir is stopped, then set SOUVENIR_ENCRYPTION_KEY to the new key. "
-        "Safe to run again if it was interrupted.",
+        "Safe to run again if it was interrupted. Write --old=KEY --new=KEY: a key may start with '-'.",
     )
     rotate.add_argument("--old", required=True, help="the master key the data keys are wrapped with now")
     rotate.add_argument("--new", required=True, help="the new master key (from `souvenir keygen`)")

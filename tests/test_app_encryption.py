@@ -101,7 +101,7 @@ async def test_rotate_key_rewraps_the_data_keys_so_only_the_new_key_opens_the_da
     assert code == 0, err
 
     code, out, err = await run_souvenir(
-        _env(data_dir, fake_llm, None), "rotate-key", "--old", old, "--new", new
+        _env(data_dir, fake_llm, None), "rotate-key", f"--old={old}", f"--new={new}"
     )
     assert code == 0, err
     assert "rewrapped 1 data keys" in out
@@ -121,7 +121,7 @@ async def test_rotate_key_with_a_key_that_does_not_open_the_data_changes_nothing
     assert code == 0, err
 
     code, _, err = await run_souvenir(
-        _env(data_dir, fake_llm, None), "rotate-key", "--old", new_master_key(), "--new", new_master_key()
+        _env(data_dir, fake_llm, None), "rotate-key", f"--old={new_master_key()}", f"--new={new_master_key()}"
     )
     assert code == 2 and "--old does not open" in err
 

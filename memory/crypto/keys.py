@@ -30,8 +30,11 @@ class WrongMasterKey(Exception):
 
 
 def new_master_key() -> str:
-    """A fresh key in the SOUVENIR_ENCRYPTION_KEY format (32 random bytes, URL-safe base64)."""
-    return Fernet.generate_key().decode()
+    """A fresh key in the SOUVENIR_ENCRYPTION_KEY format (32 random bytes, URL-safe base64). Never one that
+    starts with "-", which a command line would take for an option (`rotate-key --new -x…`)."""
+    while (key := Fernet.generate_key().decode()).startswith("-"):
+        continue
+    return key
 
 
 def data_key_name(person_key: str) -> str:

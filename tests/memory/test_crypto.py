@@ -144,3 +144,8 @@ async def test_another_process_never_writes_with_a_key_destroyed_elsewhere(clien
     with pytest.raises(UnreadableText):
         await here.open(LEA, before)
     assert await here.open(LEA, after) == "après"
+
+
+def test_a_new_master_key_never_looks_like_a_command_line_option() -> None:
+    keys = {new_master_key() for _ in range(2000)}  # about 30 would start with "-" if drawn plainly
+    assert len(keys) == 2000 and not any(key.startswith("-") for key in keys)
