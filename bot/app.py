@@ -46,6 +46,7 @@ from bot.persona_file import read_persona
 from bot.persona_store import persona_path
 from jobs import Planner, open_proactive_jobs
 from memory.conversation_locks import RedisConversationLocks
+from memory.crypto.startup import cipher_for
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
@@ -166,22 +167,27 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         embedded = settings.redis_embedded or settings.qdrant_url is None
         lock = stack.enter_context(hold_data_dir(settings.data_dir)) if embedded else None
         client = await _connect_redis(stack, settings)
+        # Before any store writes: a key that does not open the data already stored stops the start here.
+        master = settings.encryption_key.get_secret_value() if settings.encryption_key else None
+        cipher = await cipher_for(client, master)
         metrics, metrics_page = _open_metrics(settings)
         readiness = Readiness()
         readiness.watch("redis", client.ping)
         for platform in _configured_platforms(settings):
             readiness.waiting(platform)
-        profiles = RedisProfiles(client)
+        profiles = RedisProfiles(client, cipher=cipher)
         window = RedisConversationWindow(
-            client, max_turns=settings.window_turns, ttl=timedelta(hours=settings.window_ttl_hours)
+            client, max_turns=settings.window_turns, ttl=timedelta(hours=settings.window_ttl_hours), cipher=cipher
         )
         claims = RedisMessageClaims(client)
         erasures = RedisErasureLog(client)
-        trail = RedisReplyTrail(client, ttl=timedelta(hours=settings.window_ttl_hours), forgotten=erasures)
+        trail = RedisReplyTrail(
+            client, ttl=timedelta(hours=settings.window_ttl_hours), forgotten=erasures, cipher=cipher
+        )
         llm: LanguageModel = await stack.enter_async_context(open_language_model(settings))
         llm = MeasuredLanguageModel(llm, provider=settings.llm_provider, metrics=metrics)
         planner = DeferredPlanner()
-        moods = RedisMoodSeries(client)
+        moods = RedisMoodSeries(client, cipher=cipher)
         sensitive = LexiconSensitiveTopics()
         # One embedder for memories and the mood reader (loaded once, before the first message).
         embedder = await stack.enter_async_context(open_embedder(settings))
@@ -199,6 +205,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 said_turns=window,
                 moods=journal,
                 embedder=embedder,
+                cipher=cipher,
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
@@ -252,8 +259,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             memories=memory,
             window=window,
             planner=planner,
-            # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks, outbox],
+            # The data key first (crypto-shredding: every copy left on disk is unreadable from here on), then the
+            # erasure log: writes in flight see the new epoch before anything is deleted.
+            erasers=[cipher, erasures, memory, profiles, window, trail, claims, planner, moods, locks, outbox],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -357,3 +365,14 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
 def _watch_platform(stack: AsyncExitStack, readiness: Readiness, name: str, messenger: Messenger) -> None:
     readiness.watch(name, platform_probe(messenger))
     stack.callback(readiness.waiting, name, "stopped")
+
+
+@asynccontextmanager
+async def open_key_store(settings: Settings) -> AsyncIterator[aioredis.Redis]:
+    """Redis alone (embedded or server), for `souvenir rotate-key`: the data dir is held so the companion
+    cannot run meanwhile."""
+    async with AsyncExitStack() as stack:
+        _make_data_dir(settings.data_dir)
+        if settings.redis_embedded:
+            stack.enter_context(hold_data_dir(settings.data_dir))
+        yield await _connect_redis(stack, settings)

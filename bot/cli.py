@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from bot import __version__
-from bot.config import Settings, load_settings
+from bot.config import Settings, is_encryption_key, load_settings
 from bot.errors import ConfigError, DataDirInUse, SouvenirError
 from bot.logs import configure_logging
 
@@ -94,6 +94,8 @@ def _parser() -> argparse.ArgumentParser:
     exported = psub.add_parser("export", help="write the active persona as a Character Card V2 JSON file")
     exported.add_argument("--out", type=Path, required=True, help="the JSON file to write")
     exported.set_defaults(handler=_persona_export)
+
+    _add_key_commands(sub)
 
     evaluate = sub.add_parser("eval", help="evaluate long-term memory or mood reading on a benchmark")
     esub = evaluate.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
@@ -276,6 +278,43 @@ async def _eval_patterns(args: argparse.Namespace, settings: Settings) -> int:
     return await run_patterns_eval(args.data, args.json_out)
 
 
+def _add_key_commands(sub: Any) -> None:
+    """`keygen` and `rotate-key`: the master key of encryption at rest (SOUVENIR_ENCRYPTION_KEY)."""
+    sub.add_parser("keygen", help="print a fresh SOUVENIR_ENCRYPTION_KEY").set_defaults(handler=_keygen)
+    rotate = sub.add_parser(
+        "rotate-key",
+        help="rewrap every person's data key with a new master key (the data itself is not re-encrypted)",
+        description="Run while Souvenir is stopped, then set SOUVENIR_ENCRYPTION_KEY to the new key. "
+        "Safe to run again if it was interrupted. Write --old=KEY --new=KEY: a key may start with '-'.",
+    )
+    rotate.add_argument("--old", required=True, help="the master key the data keys are wrapped with now")
+    rotate.add_argument("--new", required=True, help="the new master key (from `souvenir keygen`)")
+    rotate.set_defaults(handler=_rotate_key)
+
+
+async def _keygen(args: argparse.Namespace, settings: Settings) -> int:
+    from memory.crypto import new_master_key
+
+    print(new_master_key())
+    return 0
+
+
+async def _rotate_key(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app import open_key_store
+    from memory.crypto import WrongMasterKey, rewrap_data_keys
+
+    for flag, value in (("--old", args.old), ("--new", args.new)):
+        if not is_encryption_key(value):
+            raise ConfigError(f"{flag}: expected 32 random bytes in URL-safe base64, as `souvenir keygen` prints")
+    async with open_key_store(settings) as client:
+        try:
+            count = await rewrap_data_keys(client, args.old.strip(), args.new.strip())
+        except WrongMasterKey as exc:
+            raise ConfigError(str(exc)) from None
+    print(f"rewrapped {count} data keys; now set SOUVENIR_ENCRYPTION_KEY to the new key")
+    return 0
+
+
 async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
     """SIGTERM unwinds like Ctrl-C, so embedded servers are stopped and nothing is left running. Only the
     first one cancels: a second would cut the clean-up itself short and leave the embedded Redis running.
@@ -300,6 +339,8 @@ async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "keygen":  # needs no settings: it may be what makes them valid
+        return asyncio.run(_keygen(args, Settings.model_construct()))
     try:
         settings = load_settings()
     except ConfigError as exc:

@@ -6,6 +6,8 @@ Every variable is documented in `.env.example`. `load_settings()` turns validati
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from datetime import time, timedelta
 from pathlib import Path
@@ -119,6 +121,8 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=20, ge=0)  # 0: no limit
     outbox_claim_idle_s: float = Field(default=120.0, gt=0)  # a replica silent this long on an entry is gone
     outbox_max_attempts: int = Field(default=5, ge=1)  # failed rounds before an entry goes to the dead letters
+    # Encryption at rest (issue 12): the master key that wraps each person's data key; unset = texts kept clear.
+    encryption_key: SecretStr | None = None
 
     @field_validator("default_timezone")
     @classmethod
@@ -171,6 +175,16 @@ class Settings(BaseSettings):
         if not re.fullmatch(r"([01]\d|2[0-3]):[0-5]\d-([01]\d|2[0-3]):[0-5]\d", value.strip()):
             raise ValueError("a local time range HH:MM-HH:MM such as 22:00-08:00")
         return value.strip()
+
+    @field_validator("encryption_key")
+    @classmethod
+    def _fernet_key(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is None or not value.get_secret_value().strip():
+            return None
+        key = value.get_secret_value().strip()
+        if not is_encryption_key(key):
+            raise ValueError("32 random bytes in URL-safe base64, as `souvenir keygen` prints")
+        return SecretStr(key)
 
     @model_validator(mode="after")
     def _provider_needs(self) -> Settings:
@@ -262,6 +276,19 @@ def _expected(first: Any) -> str:
     return message.removeprefix("Value error, ").removeprefix("Input should be ")
 
 
+_SECRET_FIELDS = {"encryption_key"}
+
+
+def is_encryption_key(text: str) -> bool:
+    """The SOUVENIR_ENCRYPTION_KEY format: 32 bytes in URL-safe base64 (what Fernet.generate_key() prints)."""
+    if not re.fullmatch(r"[A-Za-z0-9_-]{43}=", text.strip()):
+        return False
+    try:
+        return len(base64.urlsafe_b64decode(text.strip().encode())) == 32
+    except (binascii.Error, ValueError):
+        return False
+
+
 def _describe(error: ValidationError) -> str:
     """One line naming the variable, what it expects and what it got."""
     first = error.errors()[0]
@@ -270,7 +297,8 @@ def _describe(error: ValidationError) -> str:
         # Model-level checks already start with the variable name.
         return str(first.get("msg", "invalid settings")).removeprefix("Value error, ")
     value = first.get("input")
-    shown = "" if isinstance(value, dict) or value is None else f" (got {value!r})"
+    secret = str(loc[0]) in _SECRET_FIELDS  # never echoed back, even when invalid
+    shown = "" if isinstance(value, dict) or value is None or secret else f" (got {value!r})"
     return f"SOUVENIR_{str(loc[0]).upper()}: expected {_expected(first)}{shown}"
 
 

@@ -35,3 +35,7 @@ class ErasedMeanwhile(SouvenirError):
 
 class ConversationLockLost(SouvenirError):
     """A reply's conversation lock expired and another process took it: this reply's writes were refused."""
+
+
+class UnreadableText(SouvenirError):
+    """A text stored encrypted cannot be opened: its person's data key was destroyed (erased) or is absent."""

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from bot.config import Settings
 from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
+from memory.crypto import TextCipher
 from memory.index_factory import open_embedder, open_memory_index
 from memory.ports import Embedder, ErasureLog, MoodNotes, SaidTurns
 from memory.service import LongTermMemoryService
@@ -26,16 +27,18 @@ async def open_long_term_memory(
     said_turns: SaidTurns | None = None,
     moods: MoodNotes | None = None,
     embedder: Embedder | None = None,
+    cipher: TextCipher | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
     `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on; `erasures` fences
     writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns;
-    `embedder` (else the configured one is opened here) embeds memories and queries."""
+    `embedder` (else the configured one is opened here) embeds memories and queries; `cipher` seals what the
+    index keeps (none: kept clear)."""
     async with AsyncExitStack() as stack:
         if embedder is None:  # else the app's, shared with the mood reader
             embedder = await stack.enter_async_context(open_embedder(settings))
-        index = await stack.enter_async_context(open_memory_index(settings, embedder, clock=clock))
+        index = await stack.enter_async_context(open_memory_index(settings, embedder, clock=clock, cipher=cipher))
         await asyncio.to_thread(_warm_up_dates, clock.now(), settings.default_timezone)
         fade_days = settings.episode_fade_days
         service = LongTermMemoryService(

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot.config import Settings
 from bot.engine.ports import Clock
 from bot.errors import ConfigError
+from memory.crypto import TextCipher
 from memory.embedding import UseEmbedder
 from memory.ports import Embedder
 from memory.qdrant.driver import IndexDriver
@@ -80,15 +81,16 @@ class _UtcClock:
 
 @asynccontextmanager
 async def open_memory_index(
-    settings: Settings, embedder: Embedder, *, clock: Clock | None = None
+    settings: Settings, embedder: Embedder, *, clock: Clock | None = None, cipher: TextCipher | None = None
 ) -> AsyncIterator[QdrantMemoryIndex]:
-    """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit."""
+    """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit; `cipher`
+    seals the payloads' words (none: kept clear)."""
     backend = backend_for(settings)
     driver = await DRIVERS[backend](settings, embedder.dimension)
     # The embedded engine has one writer, this process (its data dir is locked): records read by recall can
     # be kept. Not with a server, where another replica may change them.
     cached = EMBEDDED_CACHED_RECORDS if backend is IndexBackend.EDGE else 0
-    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cached_records=cached)
+    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cached_records=cached, cipher=cipher)
     try:
         yield index
     finally:

@@ -15,8 +15,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from bot.engine.model import ChatTurn, MonthDay, UserProfile
-from bot.errors import ConversationLockLost
+from bot.errors import ConversationLockLost, UnreadableText
 from memory.conversation_locks import fence_key
+from memory.crypto import PlainCipher, Sealer, TextCipher
 
 _PREFIX = "souvenir"
 _USERS_KEY = f"{_PREFIX}:users"  # every user key with a profile, for the operator's `memories users`
@@ -37,20 +38,57 @@ def _conversations_key(user_key: str) -> str:
 class RedisConversationWindow:
     """The last `max_turns` turns of each conversation, expiring `ttl` after the last message."""
 
-    def __init__(self, client: aioredis.Redis, *, max_turns: int, ttl: timedelta) -> None:
+    def __init__(
+        self, client: aioredis.Redis, *, max_turns: int, ttl: timedelta, cipher: TextCipher | None = None
+    ) -> None:
         self._redis = client
         self._max_turns = max_turns
         self._ttl_s = max(1, int(ttl.total_seconds()))
+        # Seals each turn with its person's data key; role and author stay clear so erasure needs no key.
+        self._cipher: TextCipher = cipher or PlainCipher()
 
     async def recent_turns(self, conversation_id: str) -> list[ChatTurn]:
         raw = await self._redis.lrange(_window_key(conversation_id), 0, -1)
-        return [_turn_from_json(item) for item in raw]
+        opened = [await self._opened(item) for item in raw]
+        return [_turn_from_dict(data) for data in opened if "text" in data]  # a turn whose key is gone is left out
+
+    async def _stored(self, conversation_id: str, turns: Sequence[ChatTurn]) -> list[str]:
+        """The turns as stored: JSON, or with encryption an envelope whose `sealed` holds that JSON, sealed
+        with the key of its author (a reply: of the person it answers; else of the private chat's person)."""
+        if not self._cipher.enabled:
+            return [_turn_to_json(t) for t in turns]
+        stored: list[str] = []
+        previous: str | None = None
+        sealers: dict[str, Sealer] = {}  # one key read per person and call
+        for turn in turns:
+            owner = turn.author_key or previous or _chat_owner(conversation_id)
+            previous = turn.author_key or previous
+            envelope: dict[str, Any] = {"role": turn.role, "owner": owner}
+            if turn.author_key:
+                envelope["author"] = turn.author_key
+            if owner not in sealers:
+                sealers[owner] = await self._cipher.sealer(owner)
+            envelope["sealed"] = sealers[owner].seal(_turn_to_json(turn))
+            stored.append(json.dumps(envelope, ensure_ascii=False))
+        return stored
+
+    async def _opened(self, raw: str | bytes) -> dict[str, Any]:
+        """The turn's fields; only the clear role and author when its key is gone."""
+        data: dict[str, Any] = json.loads(raw)
+        if "sealed" not in data:
+            return data
+        try:
+            opened: dict[str, Any] = json.loads(await self._cipher.open(str(data["owner"]), str(data["sealed"])))
+        except UnreadableText:
+            return {k: v for k, v in data.items() if k in ("role", "author")}
+        return opened
 
     async def append_turns(self, conversation_id: str, turns: Sequence[ChatTurn], fence: int | None = None) -> None:
         """With `fence`, nothing is written (ConversationLockLost) once a later lock holder's token was granted."""
         if not turns:
             return
         key = _window_key(conversation_id)
+        stored = await self._stored(conversation_id, turns)
         async with self._redis.pipeline(transaction=True) as pipe:
             while True:
                 try:
@@ -61,7 +99,7 @@ class RedisConversationWindow:
                         if newest is not None and int(newest) > fence:
                             raise ConversationLockLost(f"{conversation_id} was taken by a later holder")
                         pipe.multi()
-                    pipe.rpush(key, *[_turn_to_json(t) for t in turns])
+                    pipe.rpush(key, *stored)
                     pipe.ltrim(key, -self._max_turns, -1)
                     pipe.expire(key, self._ttl_s)
                     for author in {t.author_key for t in turns if t.author_key}:
@@ -74,12 +112,13 @@ class RedisConversationWindow:
 
     async def append_turns_to_many(self, turns_by_conversation: Mapping[str, Sequence[ChatTurn]]) -> None:
         """`append_turns` for several conversations in one round trip (the scheduler's unprompted messages)."""
+        stored = {c: await self._stored(c, turns) for c, turns in turns_by_conversation.items() if turns}
         async with self._redis.pipeline(transaction=True) as pipe:
             for conversation_id, turns in turns_by_conversation.items():
                 if not turns:
                     continue
                 key = _window_key(conversation_id)
-                pipe.rpush(key, *[_turn_to_json(t) for t in turns])
+                pipe.rpush(key, *stored[conversation_id])
                 pipe.ltrim(key, -self._max_turns, -1)
                 pipe.expire(key, self._ttl_s)
                 for author in {t.author_key for t in turns if t.author_key}:
@@ -117,7 +156,8 @@ class RedisConversationWindow:
                     try:
                         await pipe.watch(key)
                         stored = await pipe.lrange(key, 0, -1)
-                        kept = _without_turns(stored, user_key, matches)
+                        opened = [await self._opened(raw) for raw in stored]
+                        kept = _without_turns(stored, opened, user_key, matches)
                         if len(kept) == len(stored):
                             break
                         ttl = await pipe.ttl(key)
@@ -132,14 +172,22 @@ class RedisConversationWindow:
                         continue
 
 
+def _chat_owner(conversation_id: str) -> str:
+    """Whose key seals a turn that names no author: the private chat's person, else the conversation's own."""
+    platform, kind, rest = ([*conversation_id.split(":", 2), "", ""])[:3]
+    return f"{platform}:{rest}" if kind == "dm" and rest else conversation_id
+
+
 def _without_turns(
-    stored: Sequence[bytes | str], user_key: str, matches: Callable[[dict[str, Any]], bool]
+    stored: Sequence[bytes | str],
+    opened: Sequence[dict[str, Any]],
+    user_key: str,
+    matches: Callable[[dict[str, Any]], bool],
 ) -> list[bytes | str]:
     """The stored turns but the person's matching ones and the companion's replies right after them."""
     kept: list[bytes | str] = []
     dropping = False
-    for raw in stored:
-        turn = json.loads(raw)
+    for raw, turn in zip(stored, opened, strict=True):
         if turn.get("role") == "user":
             dropping = turn.get("author") == user_key and matches(turn)
         if not dropping:
@@ -180,18 +228,40 @@ redis.call('SADD', KEYS[2], ARGV[1])
 
 
 class RedisProfiles:
-    """User profiles as Redis hashes; absent fields take the dataclass defaults."""
+    """User profiles as Redis hashes; absent fields take the dataclass defaults. With a cipher, the fields
+    that say something about the person (names, pronouns, birthday, zone, language) are sealed; flags and
+    times stay clear."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, *, cipher: TextCipher | None = None) -> None:
         self._redis = client
+        self._cipher: TextCipher = cipher or PlainCipher()
 
     async def load_profile(self, user_key: str) -> UserProfile:
         raw = await self._redis.hgetall(_profile_key(user_key))
+        return _profile_from_fields(user_key, await self._opened(user_key, raw))
+
+    async def _opened(self, user_key: str, raw: Mapping[Any, Any]) -> dict[str, str]:
         data = {_text(k): _text(v) for k, v in raw.items()}
-        return _profile_from_fields(user_key, data)
+        if not self._cipher.enabled or not data.keys() & _SEALED_FIELDS:
+            return data
+        opener = await self._cipher.opener(user_key)
+        opened: dict[str, str] = {}
+        for name, value in data.items():
+            try:
+                opened[name] = opener.open(value) if name in _SEALED_FIELDS else value
+            except UnreadableText:
+                continue  # its key is gone: the field is as good as unset
+        return opened
+
+    async def _fields(self, profile: UserProfile) -> tuple[dict[str, str], list[str]]:
+        present, absent = _profile_to_fields(profile)
+        if self._cipher.enabled and present.keys() & _SEALED_FIELDS:
+            sealer = await self._cipher.sealer(profile.user_key)
+            present = {k: sealer.seal(v) if k in _SEALED_FIELDS else v for k, v in present.items()}
+        return present, absent
 
     async def save_profile(self, profile: UserProfile) -> None:
-        present, absent = _profile_to_fields(profile)
+        present, absent = await self._fields(profile)
         key = _profile_key(profile.user_key)
         async with self._redis.pipeline(transaction=True) as pipe:
             if absent:
@@ -202,7 +272,7 @@ class RedisProfiles:
             await pipe.execute()
 
     async def save_profile_fields(self, profile: UserProfile, names: Sequence[str]) -> None:
-        present, absent = _profile_to_fields(profile)
+        present, absent = await self._fields(profile)
         args: list[str] = [profile.user_key]
         for name in names:
             args += [name, present[name]] if name in present else [name, _ABSENT] if name in absent else []
@@ -217,7 +287,7 @@ class RedisProfiles:
                 pipe.hgetall(_profile_key(user_key))
             found = await pipe.execute()
         return [
-            _profile_from_fields(user_key, {_text(k): _text(v) for k, v in raw.items()})
+            _profile_from_fields(user_key, await self._opened(user_key, raw))
             for user_key, raw in zip(user_keys, found, strict=True)
         ]
 
@@ -266,8 +336,7 @@ def _turn_to_json(turn: ChatTurn) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def _turn_from_json(raw: str | bytes) -> ChatTurn:
-    data = json.loads(raw)
+def _turn_from_dict(data: dict[str, Any]) -> ChatTurn:
     return ChatTurn(
         role=data["role"],
         text=data["text"],
@@ -277,6 +346,8 @@ def _turn_from_json(raw: str | bytes) -> ChatTurn:
     )
 
 
+# What a profile says about the person: sealed when encryption is on.
+_SEALED_FIELDS = {"display_name", "timezone", "language", "preferred_name", "pronouns", "address_form", "birthday"}
 _BOOL_FIELDS = {"checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen"}
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
 

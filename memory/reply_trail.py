@@ -18,6 +18,8 @@ from redis.exceptions import WatchError
 
 from bot.engine.model import UserRef, dm_conversation_id
 from bot.engine.ports import DrawnMemory, TrailReply
+from bot.errors import UnreadableText
+from memory.crypto import PlainCipher, TextCipher
 from memory.ports import ErasureLog
 
 REPLIES_KEPT = 5
@@ -44,8 +46,10 @@ class RedisReplyTrail:
         ttl: timedelta,
         kept: int = REPLIES_KEPT,
         forgotten: ErasureLog | None = None,
+        cipher: TextCipher | None = None,
     ) -> None:
         self._redis = client
+        self._cipher: TextCipher = cipher or PlainCipher()  # seals each entry with the person's data key
         self._ttl_s = max(1, int(ttl.total_seconds()))
         self._kept = kept
         self._forgotten = forgotten
@@ -56,8 +60,9 @@ class RedisReplyTrail:
             gone = await self._forgotten.forgotten_among(reply.user_key, [m.memory_id for m in memories])
             memories = tuple(m for m in memories if m.memory_id not in gone)
         key = _trail_key(reply.user_key, reply.conversation_id)
+        entry = await self._cipher.seal(reply.user_key, _to_json(reply.at, memories))
         async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.lpush(key, _to_json(reply.at, memories))
+            pipe.lpush(key, entry)
             pipe.ltrim(key, 0, self._kept - 1)
             pipe.expire(key, self._ttl_s)
             pipe.sadd(_conversations_key(reply.user_key), reply.conversation_id)
@@ -69,7 +74,11 @@ class RedisReplyTrail:
         replies: list[TrailReply] = []
         for conversation in conversations:
             raw = await self._redis.lrange(_trail_key(user_key, conversation), 0, -1)
-            replies += [_from_json(item, user_key, conversation) for item in raw]
+            for item in raw:
+                try:
+                    replies.append(_from_json(await self._cipher.open(user_key, _str(item)), user_key, conversation))
+                except UnreadableText:
+                    continue
         return sorted(replies, key=lambda r: r.at, reverse=True)
 
     async def forget_memories(self, user_key: str, memory_ids: Sequence[str]) -> None:
@@ -84,9 +93,9 @@ class RedisReplyTrail:
                 while True:
                     try:
                         await pipe.watch(key)
-                        stored = await pipe.lrange(key, 0, -1)
-                        kept = [_without(raw, ids) for raw in stored]
-                        if kept == [_str(raw) for raw in stored]:
+                        stored = [_str(raw) for raw in await pipe.lrange(key, 0, -1)]
+                        kept = [await self._without(user_key, raw, ids) for raw in stored]
+                        if kept == stored:
                             break
                         ttl = await pipe.ttl(key)
                         pipe.multi()
@@ -103,6 +112,15 @@ class RedisReplyTrail:
         platform, _, user_id = user_key.partition(":")
         conversations.add(dm_conversation_id(UserRef(platform, user_id)))
         await self._redis.delete(_conversations_key(user_key), *(_trail_key(user_key, c) for c in conversations))
+
+    async def _without(self, user_key: str, stored: str, memory_ids: set[str]) -> str:
+        """The stored entry without `memory_ids` (sealed again when it was sealed)."""
+        try:
+            opened = await self._cipher.open(user_key, stored)
+        except UnreadableText:
+            return stored
+        kept = _without(opened, memory_ids)
+        return stored if kept == opened else await self._cipher.seal(user_key, kept)
 
     async def _conversations(self, user_key: str) -> list[str]:
         return sorted(_str(c) for c in await self._redis.smembers(_conversations_key(user_key)))

@@ -8,6 +8,7 @@ Keys (one module owns them; `forget_user` removes both):
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -18,9 +19,12 @@ import redis.asyncio as aioredis
 
 from bot.engine.mood import MOOD_LABELS, MoodPattern, MoodReading, TimedReading
 from bot.engine.tone import MoodSnapshot
+from bot.errors import UnreadableText
+from memory.crypto import PlainCipher, Sealer, TextCipher
 
 RETENTION = timedelta(days=400)
 _RECENT = timedelta(days=7)
+_OPENED_ON_LOOP = 64  # sealed readings opened on the event loop at most; more go to a worker thread
 _RECENT_MAX = 200  # readings kept in the snapshot (a very talkative week is sampled from its end)
 
 
@@ -58,15 +62,34 @@ def _pattern_from(data: dict[str, Any]) -> MoodPattern:
 
 
 class RedisMoodSeries:
-    def __init__(self, client: aioredis.Redis, *, retention: timedelta = RETENTION) -> None:
+    def __init__(
+        self, client: aioredis.Redis, *, retention: timedelta = RETENTION, cipher: TextCipher | None = None
+    ) -> None:
         self._redis = client
         self._retention = retention
+        # Each reading and the snapshot sealed with the person's data key (their topics are their words).
+        self._cipher: TextCipher = cipher or PlainCipher()
+
+    async def _readings(self, user_key: str, raw_all: Sequence[bytes | str]) -> list[TimedReading]:
+        opener = await self._cipher.opener(user_key)
+        if not self._cipher.enabled or len(raw_all) <= _OPENED_ON_LOOP:
+            return _opened_readings(opener, raw_all)
+        # A year of readings is thousands of decryptions (~40 µs each): off the event loop.
+        return await asyncio.to_thread(_opened_readings, opener, raw_all)
+
+    async def _state(self, user_key: str, raw: bytes | str | None) -> dict[str, Any]:
+        if not raw:
+            return {}
+        try:
+            return cast(dict[str, Any], json.loads(await self._cipher.open(user_key, _text(raw))))
+        except UnreadableText:
+            return {}
 
     async def add(self, user_key: str, timed: TimedReading, *, sensitive: bool, now: datetime) -> int:
         """Store one reading and refresh the snapshot; returns how many readings came since patterns were
         last computed."""
         key = _series_key(user_key)
-        member = json.dumps(_reading_json(timed), ensure_ascii=False, sort_keys=True)
+        member = await self._cipher.seal(user_key, json.dumps(_reading_json(timed), ensure_ascii=False, sort_keys=True))
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.zadd(key, {member: timed.at.timestamp()})
             pipe.zremrangebyscore(key, "-inf", f"({(now - self._retention).timestamp()}")
@@ -74,8 +97,8 @@ class RedisMoodSeries:
             pipe.zrange(key, 0, -1)
             pipe.get(_state_key(user_key))
             *_, raw_all, raw_state = await pipe.execute()
-        readings = [r for raw in raw_all if (r := _reading_from(json.loads(raw))) is not None]
-        state = json.loads(raw_state) if raw_state else {}
+        readings = await self._readings(user_key, raw_all)
+        state = await self._state(user_key, raw_state)
         if sensitive:
             state["sensitive_at"] = timed.at.isoformat()
         state["pending"] = int(state.get("pending", 0)) + 1
@@ -90,8 +113,8 @@ class RedisMoodSeries:
             raw_all, raw_state = await pipe.execute()
         if not raw_all:
             return  # erased meanwhile: nothing to keep patterns about
-        readings = [r for raw in raw_all if (r := _reading_from(json.loads(raw))) is not None]
-        state = json.loads(raw_state) if raw_state else {}
+        readings = await self._readings(user_key, raw_all)
+        state = await self._state(user_key, raw_state)
         state["patterns"] = [_pattern_json(p) for p in patterns]
         state["pending"] = 0
         await self._write_state(user_key, readings, state, now)
@@ -102,14 +125,14 @@ class RedisMoodSeries:
         recent = [r for r in readings if r.at >= now - _RECENT][-_RECENT_MAX:]
         state["recent"] = [_reading_json(r) for r in recent]
         state["baseline"] = sum(r.reading.valence for r in readings) / len(readings) if readings else None
-        await self._redis.set(_state_key(user_key), json.dumps(state, ensure_ascii=False),
-                              ex=int(self._retention.total_seconds()))  # fmt: skip
+        sealed = await self._cipher.seal(user_key, json.dumps(state, ensure_ascii=False))
+        await self._redis.set(_state_key(user_key), sealed, ex=int(self._retention.total_seconds()))
 
     async def readings(self, user_key: str, since: datetime | None = None) -> list[TimedReading]:
         """Oldest first."""
         low = since.timestamp() if since is not None else "-inf"
         raw_all = cast(list[bytes], await self._redis.zrangebyscore(_series_key(user_key), low, "+inf"))
-        return [r for raw in raw_all if (r := _reading_from(json.loads(raw))) is not None]
+        return await self._readings(user_key, raw_all)
 
     async def patterns(self, user_key: str) -> list[MoodPattern]:
         snapshot = await self.mood_snapshot(user_key)
@@ -121,7 +144,7 @@ class RedisMoodSeries:
         raw = await self._redis.get(_state_key(user_key))
         if raw is None:
             return None
-        state = cast(dict[str, Any], json.loads(raw))
+        state = await self._state(user_key, raw)
         recent = tuple(r for d in state.get("recent", ()) if (r := _reading_from(d)) is not None)
         sensitive_at = state.get("sensitive_at")
         return MoodSnapshot(
@@ -135,3 +158,19 @@ class RedisMoodSeries:
 
     async def forget_user(self, user_key: str) -> None:
         await self._redis.delete(_series_key(user_key), _state_key(user_key))
+
+
+def _opened_readings(opener: Sealer, raw_all: Sequence[bytes | str]) -> list[TimedReading]:
+    readings: list[TimedReading] = []
+    for raw in raw_all:
+        try:
+            reading = _reading_from(json.loads(opener.open(_text(raw))))
+        except UnreadableText:
+            continue
+        if reading is not None:
+            readings.append(reading)
+    return readings
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value

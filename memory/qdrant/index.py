@@ -16,18 +16,21 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from bot.engine.ports import Clock
-from bot.errors import InvalidInput
+from bot.errors import InvalidInput, UnreadableText
+from memory.crypto import PlainCipher, Sealer, TextCipher
 from memory.ports import Embedder
 from memory.qdrant.driver import RRF_K, Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.payload import (
     CREATED_AT_TS,
     HIDDEN_BY,
+    USER_KEY,
     payload_to_record,
     record_to_payload,
     timestamp,
     valid_to_fields,
 )
 from memory.qdrant.record_cache import RecordCache
+from memory.qdrant.sealed_payload import open_payload, seal_payload
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import encode_document, encode_query
 
@@ -87,12 +90,21 @@ def sparse_text(record: MemoryRecord) -> str:
 
 class QdrantMemoryIndex:
     def __init__(
-        self, driver: IndexDriver, embedder: Embedder, clock: Clock, *, walk: int = WALK, cached_records: int = 0
+        self,
+        driver: IndexDriver,
+        embedder: Embedder,
+        clock: Clock,
+        *,
+        walk: int = WALK,
+        cached_records: int = 0,
+        cipher: TextCipher | None = None,
     ) -> None:
         """`cached_records`: how many records read by searches are kept in process (0: none) — only for a
         backend this process alone writes to (see memory/qdrant/record_cache.py)."""
         self._driver = driver
         self._cache = RecordCache(cached_records)
+        # Seals each payload's words with its person's data key (SOUVENIR_ENCRYPTION_KEY); filters stay clear.
+        self._cipher: TextCipher = cipher or PlainCipher()
         self._walk = walk
         self._embedder = embedder
         self._clock = clock
@@ -117,9 +129,13 @@ class QdrantMemoryIndex:
             if _canonical_ids([record.memory_id]) != (record.memory_id,):
                 raise InvalidInput(f"memory_id must be a canonical UUID string, got {record.memory_id!r}")
         vectors = await self._vectors(records)
+        payloads = [record_to_payload(r) for r in records]
+        if self._cipher.enabled:
+            sealers = {u: await self._cipher.sealer(u) for u in {r.user_key for r in records}}
+            payloads = [seal_payload(p, sealers[r.user_key]) for r, p in zip(records, payloads, strict=True)]
         points = [
-            IndexPoint(r.memory_id, vector, encode_document(sparse_text(r)), record_to_payload(r))
-            for r, vector in zip(records, vectors, strict=True)
+            IndexPoint(r.memory_id, vector, encode_document(sparse_text(r)), payload)
+            for r, vector, payload in zip(records, vectors, payloads, strict=True)
         ]
         self._last_found = None
         by_user: dict[str, list[IndexPoint]] = {}
@@ -404,13 +420,30 @@ class QdrantMemoryIndex:
         return Where(user_key=user_key, current_after=now, kinds=wanted, listed_only=listed_only,
                      created_before=before)  # fmt: skip
 
-    @staticmethod
-    async def _records(hits: list[Hit]) -> list[MemoryRecord]:
+    async def _records(self, hits: list[Hit]) -> list[MemoryRecord]:
+        """The hits' records; with encryption, one whose person's data key is gone (erased while it was being
+        written) is left out, like a record removed meanwhile."""
+        if not self._cipher.enabled:
+            if len(hits) <= _ON_LOOP:
+                return [payload_to_record(h.point_id, h.payload) for h in hits]
+            return await asyncio.to_thread(lambda: [payload_to_record(h.point_id, h.payload) for h in hits])
+        openers = {u: await self._cipher.opener(u) for u in {str(h.payload.get(USER_KEY, "")) for h in hits}}
         if len(hits) <= _ON_LOOP:
-            return [payload_to_record(h.point_id, h.payload) for h in hits]
-        return await asyncio.to_thread(lambda: [payload_to_record(h.point_id, h.payload) for h in hits])
+            return _opened_records(hits, openers)
+        return await asyncio.to_thread(_opened_records, hits, openers)
 
     async def close(self) -> None:
         if self._compact_on_close:
             await self._driver.optimize()
         await self._driver.close()
+
+
+def _opened_records(hits: Sequence[Hit], openers: dict[str, Sealer]) -> list[MemoryRecord]:
+    records: list[MemoryRecord] = []
+    for hit in hits:
+        try:
+            payload = open_payload(hit.payload, openers[str(hit.payload.get(USER_KEY, ""))])
+        except UnreadableText:
+            continue
+        records.append(payload_to_record(hit.point_id, payload))
+    return records

@@ -13,9 +13,11 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 from qdrant_client import AsyncQdrantClient
 
 from bot.errors import InvalidInput
+from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
 from memory.embedding import UseEmbedder
 from memory.qdrant.driver import IndexDriver, IndexPoint, Where
 from memory.qdrant.edge import EdgeDriver
@@ -46,18 +48,24 @@ async def _driver(backend: str, path: Path, dimension: int) -> IndexDriver:
     return await ServerDriver.open(AsyncQdrantClient(location=":memory:"), dimension)
 
 
-@pytest.fixture(params=["edge", "edge-cached", "server"])
+@pytest.fixture(params=["edge", "edge-cached", "server", "edge-sealed"])
 async def index(
-    request: pytest.FixtureRequest, tmp_path: Path, use_embedder: UseEmbedder, clock: FakeClock
+    request: pytest.FixtureRequest, tmp_path: Path, use_embedder: UseEmbedder, clock: FakeClock, redis_url: str
 ) -> AsyncIterator[QdrantMemoryIndex]:
-    # "edge-cached": the embedded engine as the app opens it, keeping records read by searches in process.
-    driver = await _driver(request.param.removesuffix("-cached"), tmp_path, use_embedder.dimension)
-    cached = 1000 if request.param.endswith("-cached") else 0
-    memory_index = QdrantMemoryIndex(driver, use_embedder, clock, cached_records=cached)
+    backend, _, variant = str(request.param).partition("-")
+    driver = await _driver(backend, tmp_path, use_embedder.dimension)
+    # "cached": the embedded engine as the app opens it, keeping records read by searches in process.
+    # "sealed": the same contract with every payload's words encrypted (SOUVENIR_ENCRYPTION_KEY).
+    client = aioredis.from_url(redis_url) if variant == "sealed" else None
+    cipher = PersonCipher(RedisDataKeys(client, new_master_key())) if client is not None else None
+    cached = 1000 if variant == "cached" else 0
+    memory_index = QdrantMemoryIndex(driver, use_embedder, clock, cipher=cipher, cached_records=cached)
     try:
         yield memory_index
     finally:
         await memory_index.close()
+        if client is not None:
+            await client.aclose()
 
 
 def memory(
