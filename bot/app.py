@@ -216,7 +216,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         planner.target = schedule
         locks = RedisConversationLocks(client)  # one reply at a time per conversation, across replicas
         identities = RedisIdentities(client, clock)  # accounts linked into one person (/link)
-        outbox = RedisOutbox(client)  # memory writes, kept before each reply goes out (a codec may seal them)
+        outbox = RedisOutbox(client, cipher=cipher)  # memory writes, kept before each reply (sealed)
         limiter = (
             RedisRateLimiter(client, clock, per_minute=settings.rate_limit_per_minute)
             if settings.rate_limit_per_minute > 0

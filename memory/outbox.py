@@ -24,6 +24,8 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
 from bot.engine.model import Exchange
+from bot.errors import InvalidInput, UnreadableText
+from memory.crypto.cipher import PlainCipher, TextCipher
 from memory.outbox_codec import ExchangeCodec, JsonExchangeCodec
 
 STREAM = "souvenir:outbox"
@@ -43,6 +45,7 @@ class OutboxEntry:
     entry_id: str
     data: bytes  # the exchange, as the codec wrote it
     person: str  # person_tag of whose it is
+    key: str = ""  # whose key seals `data` (with encryption at rest); "" = stored clear
 
 
 def _entries(raw: Sequence[Any] | None) -> list[OutboxEntry]:
@@ -52,7 +55,8 @@ def _entries(raw: Sequence[Any] | None) -> list[OutboxEntry]:
         if not fields:  # deleted meanwhile (an erasure): XAUTOCLAIM and history reads give it empty
             continue
         name = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-        found.append(OutboxEntry(name, fields.get(b"exchange", b""), fields.get(b"person", b"").decode()))
+        found.append(OutboxEntry(name, fields.get(b"exchange", b""), fields.get(b"person", b"").decode(),
+                                 fields.get(b"key", b"").decode()))  # fmt: skip
     return found
 
 
@@ -60,9 +64,14 @@ class RedisOutbox:
     """The stream and its consumer group. `codec` turns exchanges into entry bytes and back: give a sealing
     one to keep entries encrypted at rest."""
 
-    def __init__(self, client: aioredis.Redis, codec: ExchangeCodec | None = None) -> None:
+    def __init__(
+        self, client: aioredis.Redis, codec: ExchangeCodec | None = None, cipher: TextCipher | None = None
+    ) -> None:
         self._redis = client
         self.codec = codec or JsonExchangeCodec()
+        # With encryption at rest, an entry is sealed with its person's data key: /forget all (which destroys
+        # the key) leaves any copy of it, in the stream or the append-only file, unreadable.
+        self._cipher: TextCipher = cipher or PlainCipher()
         self._queued: set[str] = set()  # entries this process added that may still wait (for `settle`)
 
     async def ensure_group(self) -> None:
@@ -75,8 +84,13 @@ class RedisOutbox:
     # ---- the engine's port ----
 
     async def enqueue(self, exchange: Exchange) -> None:
+        key = exchange.message.user.key
         data = self.codec.encode(exchange)
-        entry_id = await self._redis.xadd(STREAM, {"exchange": data, "person": person_tag(exchange.message.user.key)})
+        fields: dict[str, bytes | str] = {"exchange": data, "person": person_tag(key)}
+        if self._cipher.enabled:
+            fields["exchange"] = (await self._cipher.seal(key, data.decode())).encode()
+            fields["key"] = key
+        entry_id = await self._redis.xadd(STREAM, fields)  # type: ignore[arg-type]
         self._queued.add(_name(entry_id))
 
     async def settle(self, within_s: float | None = None) -> None:
@@ -96,6 +110,16 @@ class RedisOutbox:
             await asyncio.sleep(_SETTLE_POLL_S)
 
     # ---- what workers do ----
+
+    async def read_exchange(self, entry: OutboxEntry) -> Exchange:
+        """The exchange an entry holds; InvalidInput when it cannot be read (damaged, or its key destroyed)."""
+        data = entry.data
+        if entry.key:
+            try:
+                data = (await self._cipher.open(entry.key, data.decode())).encode()
+            except (UnreadableText, UnicodeDecodeError) as exc:
+                raise InvalidInput(f"an outbox entry cannot be opened: {type(exc).__name__}") from None
+        return self.codec.decode(data)
 
     async def read_new(self, consumer: str, count: int, block_ms: int | None) -> list[OutboxEntry]:
         """Entries no worker has had yet, now handed to `consumer` (pending under it until acknowledged)."""

@@ -100,7 +100,7 @@ class OutboxWorker:
 
     async def _write(self, entry: OutboxEntry) -> None:
         try:
-            exchange = self._outbox.codec.decode(entry.data)
+            exchange = await self._outbox.read_exchange(entry)
         except InvalidInput as exc:
             await self._outbox.bury(entry, str(exc))
             log.warning("outbox entry %s cannot be read; moved to the dead letters: %s", entry.entry_id, exc)
