@@ -45,6 +45,7 @@ from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
 from bot.persona_store import persona_path
 from jobs import Planner, open_proactive_jobs
+from memory.aof_rewrite import AofCompactor
 from memory.conversation_locks import RedisConversationLocks
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
@@ -234,13 +235,14 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             identities=identities,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
+        disk_erasers = _disk_erasers(settings, client)
         commands = UserCommands(
             profiles=profiles,
             memories=memory,
             window=window,
             planner=planner,
             # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks],
+            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks, *disk_erasers],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -260,6 +262,11 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
             readiness, metrics, metrics_page, moods, avatar, identities,
         )  # fmt: skip
+
+
+def _disk_erasers(settings: Settings, client: aioredis.Redis) -> list[UserDataEraser]:
+    """Last in line: the embedded Redis rewrites its append-only file once everything of the person is deleted."""
+    return [AofCompactor(client)] if settings.redis_embedded else []
 
 
 def _open_metrics(settings: Settings) -> tuple[Metrics, MetricsPage | None]:

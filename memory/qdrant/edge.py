@@ -14,6 +14,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from bot.errors import ConfigError, StoreUnavailable
+from memory.qdrant import edge_rewrite
 from memory.qdrant.driver import DENSE, RRF_K, SPARSE, Hit, IndexPoint, Where
 from memory.qdrant.payload import (
     CREATED_AT_TS,
@@ -86,8 +87,7 @@ def _open_shard(path: Path, dimension: int) -> qe.EdgeShard:
                 ) from exc
             raise
     else:
-        path.mkdir(parents=True, exist_ok=True)
-        shard = qe.EdgeShard.create(str(path), config)
+        shard = _create_shard(path, dimension)
     _ensure_payload_indexes(shard)
     # Segments written since the last start are searched without their vector index until optimized (at 20k
     # memories for one person, recall p50 27 → 14 ms). qdrant-edge holds the interpreter for the whole call,
@@ -95,6 +95,29 @@ def _open_shard(path: Path, dimension: int) -> qe.EdgeShard:
     # while conversations wait.
     shard.optimize()
     return shard
+
+
+def _create_shard(path: Path, dimension: int) -> qe.EdgeShard:
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shard = qe.EdgeShard.create(str(path), _config(dimension))
+    _ensure_payload_indexes(shard)
+    return shard
+
+
+def _open_purged(path: Path, dimension: int) -> qe.EdgeShard:
+    """The shard, with a swap a dead process left finished, and rewritten if an erasure was never purged."""
+    erased = edge_rewrite.recover(path)
+    shard = _open_shard(path, dimension)
+    if erased:
+        shard = _purge(shard, path, dimension)
+    return shard
+
+
+def _purge(shard: qe.EdgeShard, path: Path, dimension: int) -> qe.EdgeShard:
+    shard.flush()
+    return edge_rewrite.rewrite(
+        shard, path, lambda p: _create_shard(p, dimension), lambda p: qe.EdgeShard.load(str(p), _config(dimension))
+    )
 
 
 def _ensure_payload_indexes(shard: qe.EdgeShard) -> None:
@@ -110,19 +133,22 @@ def _ensure_payload_indexes(shard: qe.EdgeShard) -> None:
 
 
 class EdgeDriver:
-    def __init__(self, shard: qe.EdgeShard) -> None:
+    def __init__(self, shard: qe.EdgeShard, path: Path, dimension: int) -> None:
         self._shard = shard
+        self._path = path
+        self._dimension = dimension
         self._unflushed = 0
+        self._erased = edge_rewrite.marker_path(path).exists()
 
     @classmethod
     async def open(cls, path: Path, dimension: int) -> EdgeDriver:
         try:
-            shard = await asyncio.to_thread(_open_shard, path, dimension)
+            shard = await asyncio.to_thread(_open_purged, path, dimension)
         except ConfigError:
             raise
         except Exception as exc:
             raise StoreUnavailable(f"cannot open the embedded memory index at {path}: {exc}") from exc
-        return cls(shard)
+        return cls(shard, path, dimension)
 
     async def upsert(self, user_key: str, points: Sequence[IndexPoint]) -> None:
         edge_points = [qe.Point(p.point_id, {DENSE: p.dense, SPARSE: _sparse(p.sparse)}, p.payload) for p in points]
@@ -194,7 +220,14 @@ class EdgeDriver:
 
     async def delete(self, where: Where) -> None:
         operation = qe.UpdateOperation.delete_points_by_filter(_filter(where))
-        await asyncio.to_thread(self._update, operation, 1)
+
+        def mark_and_delete() -> None:
+            # The marker first: a process that dies before closing still purges the bytes at the next open.
+            edge_rewrite.mark_erased(self._path)
+            self._update(operation, 1)
+
+        await asyncio.to_thread(mark_and_delete)
+        self._erased = True
 
     def _update(self, operation: qe.UpdateOperation, weight: int) -> None:
         self._shard.update(operation)
@@ -204,14 +237,12 @@ class EdgeDriver:
             self._shard.flush()
 
     async def optimize(self) -> None:
-        """Merge segments, dropping deleted points, and flush: after an erasure, their payloads (the
-        person's words) leave the segment files."""
-
-        def optimize_and_flush() -> None:
-            self._shard.optimize()
-            self._shard.flush()
-
-        await asyncio.to_thread(optimize_and_flush)
+        """After deletions, rewrite the shard with its live points only (see edge_rewrite): optimize alone
+        leaves a small segment's deleted payloads in place, and the write-ahead log keeps every write's bytes."""
+        if not self._erased:
+            return
+        self._shard = await asyncio.to_thread(_purge, self._shard, self._path, self._dimension)
+        self._erased = False
         self._unflushed = 0
 
     async def close(self) -> None:

@@ -99,7 +99,7 @@ class QdrantMemoryIndex:
         # reads only the payloads the first did not bring (reading payloads is most of a search's cost). Any
         # write forgets it.
         self._last_found: _LastSearch | None = None
-        self._compact_on_close = False  # a person was erased: compact the segments before closing
+        self._compact_on_close = False  # memories were deleted: purge them from the files before closing
 
     # ---- MemoryIndex ----
 
@@ -311,9 +311,7 @@ class QdrantMemoryIndex:
         _require_user(user_key)
         self._query_vectors.clear()
         self._written.clear()
-        gone = await self._delete(Where(user_key=user_key))
-        self._compact_on_close = self._compact_on_close or gone > 0
-        return gone
+        return await self._delete(Where(user_key=user_key))
 
     # ---- helpers ----
 
@@ -360,6 +358,7 @@ class QdrantMemoryIndex:
             gone = await self._driver.count(where)
             if gone:
                 await self._driver.delete(where)
+                self._compact_on_close = True  # erased words leave the files when the index closes
         return gone
 
     def _where_user(
