@@ -21,6 +21,7 @@ import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import qdrant_edge as qe
 
@@ -79,13 +80,20 @@ def recover(shard_dir: Path) -> bool:
     return marker_path(shard_dir).exists()
 
 
+def _named_vectors(record: qe.Record) -> dict[str, Any]:
+    vectors = record.vector
+    if not isinstance(vectors, dict):  # the shard's config names every vector
+        raise TypeError(f"point {record.id} has unnamed vectors")
+    return dict(vectors)
+
+
 def _copy_live_points(source: qe.EdgeShard, target: qe.EdgeShard) -> int:
     copied = 0
     offset = None
     while True:
         request = qe.ScrollRequest(offset=offset, limit=PAGE, with_payload=True, with_vector=True)
         records, offset = source.scroll(request)
-        points = [qe.Point(r.id, dict(r.vector or {}), dict(r.payload or {})) for r in records]
+        points = [qe.Point(r.id, _named_vectors(r), dict(r.payload or {})) for r in records]
         if points:
             target.update(qe.UpdateOperation.upsert_points(points))
             copied += len(points)
