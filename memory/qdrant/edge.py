@@ -106,18 +106,15 @@ def _create_shard(path: Path, dimension: int) -> qe.EdgeShard:
 
 def _open_purged(path: Path, dimension: int) -> qe.EdgeShard:
     """The shard, with a swap a dead process left finished, and rewritten if an erasure was never purged."""
-    erased = edge_rewrite.recover(path)
-    shard = _open_shard(path, dimension)
-    if erased:
-        shard = _purge(shard, path, dimension)
-    return shard
+    if edge_rewrite.recover(path):
+        _purge(qe.EdgeShard.load(str(path), _config(dimension)), path, dimension)
+    return _open_shard(path, dimension)
 
 
-def _purge(shard: qe.EdgeShard, path: Path, dimension: int) -> qe.EdgeShard:
+def _purge(shard: qe.EdgeShard, path: Path, dimension: int) -> None:
+    """Rewrite the shard without its deleted points (see edge_rewrite); `shard` is closed."""
     shard.flush()
-    return edge_rewrite.rewrite(
-        shard, path, lambda p: _create_shard(p, dimension), lambda p: qe.EdgeShard.load(str(p), _config(dimension))
-    )
+    edge_rewrite.rewrite(shard, path, lambda p: _create_shard(p, dimension))
 
 
 def _ensure_payload_indexes(shard: qe.EdgeShard) -> None:
@@ -237,16 +234,15 @@ class EdgeDriver:
             self._shard.flush()
 
     async def optimize(self) -> None:
-        """After deletions, rewrite the shard with its live points only (see edge_rewrite): optimize alone
-        leaves a small segment's deleted payloads in place, and the write-ahead log keeps every write's bytes."""
-        if not self._erased:
-            return
-        self._shard = await asyncio.to_thread(_purge, self._shard, self._path, self._dimension)
-        self._erased = False
-        self._unflushed = 0
+        """Nothing now: after deletions the shard is rewritten as it closes (see edge_rewrite), which also
+        leaves it compact. optimize alone keeps a small segment's deleted payloads in its files, and the
+        write-ahead log keeps every write's bytes."""
 
     async def close(self) -> None:
         def flush_and_close() -> None:
+            if self._erased:
+                _purge(self._shard, self._path, self._dimension)
+                return
             self._shard.flush()
             self._shard.close()
 

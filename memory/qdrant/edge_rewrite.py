@@ -101,20 +101,16 @@ def _copy_live_points(source: qe.EdgeShard, target: qe.EdgeShard) -> int:
             return copied
 
 
-def rewrite(
-    shard: qe.EdgeShard, shard_dir: Path, create: Callable[[Path], qe.EdgeShard], load: Callable[[Path], qe.EdgeShard]
-) -> qe.EdgeShard:
-    """Copy `shard`'s live points into a fresh shard, swap it in place of `shard_dir` and return it, open.
-
-    `create` makes an empty shard (with its payload indexes) at a path; `load` opens the swapped-in one.
-    `shard` is closed on the way."""
+def rewrite(shard: qe.EdgeShard, shard_dir: Path, create: Callable[[Path], qe.EdgeShard]) -> int:
+    """Copy `shard`'s live points into a fresh shard made by `create` (with its payload indexes), swap it in
+    place of `shard_dir`, and return how many points it holds. Both shards are closed on the way; the fresh
+    one is not optimized here (the next open does it, as for any shard)."""
     new, old = new_path(shard_dir), old_path(shard_dir)
     if new.exists():
         shutil.rmtree(new)
     fresh = create(new)
     try:
         copied = _copy_live_points(shard, fresh)
-        fresh.optimize()
         fresh.flush()
     finally:
         fresh.close()
@@ -129,4 +125,4 @@ def rewrite(
     marker_path(shard_dir).unlink(missing_ok=True)
     _fsync_dir(shard_dir.parent)
     log.info("memory index rewritten after an erasure: %d memories kept, erased ones purged from disk", copied)
-    return load(shard_dir)
+    return copied
