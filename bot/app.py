@@ -44,6 +44,7 @@ from bot.llm.factory import open_language_model
 from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
 from bot.persona_store import persona_path
+from bot.private_files import make_private
 from jobs import Planner, open_proactive_jobs
 from memory.aof_rewrite import AofCompactor
 from memory.conversation_locks import RedisConversationLocks
@@ -145,11 +146,12 @@ def _without_secrets(url: str) -> str:
 def _make_data_dir(path: Path) -> None:
     """The data folder, or one line saying why it cannot be (a settings problem: exit code 2)."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"SOUVENIR_DATA_DIR: cannot create {path}: {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise ConfigError(f"SOUVENIR_DATA_DIR: {path} is not writable by this user")
+    make_private(path)  # files from before (or copied in by hand) become owner-only too
 
 
 @asynccontextmanager

@@ -15,6 +15,7 @@ from bot import __version__
 from bot.config import Settings, load_settings
 from bot.errors import ConfigError, DataDirInUse, SouvenirError
 from bot.logs import configure_logging
+from bot.private_files import restrict_new_files
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 log = logging.getLogger("souvenir")
@@ -299,6 +300,7 @@ async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    restrict_new_files()  # before anything is written: data dir, embedded servers' files, charts
     args = _parser().parse_args(argv)
     try:
         settings = load_settings()
