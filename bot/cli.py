@@ -14,7 +14,7 @@ from typing import Any
 from bot import __version__
 from bot.config import Settings, load_settings
 from bot.errors import ConfigError, DataDirInUse, SouvenirError
-from bot.logs import configure_logging
+from bot.logs import configure_logging, redact_secrets
 from bot.private_files import restrict_new_files
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
@@ -317,6 +317,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         quiet=args.command == "chat" and "log_level" not in settings.model_fields_set,
         json_lines=settings.log_format == "json",
     )
+    redact_secrets(settings.secret_values())
     handler: Handler = args.handler
     try:
         return asyncio.run(_stoppable(handler(args, settings)))

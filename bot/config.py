@@ -226,6 +226,19 @@ class Settings(BaseSettings):
         start, end = self.quiet_hours.split("-")
         return time.fromisoformat(start), time.fromisoformat(end)
 
+    def secret_values(self) -> list[str]:
+        """Every configured secret in clear (tokens, keys, passwords, a URL's password): kept out of the logs."""
+        found = [v.get_secret_value() for v in self.__dict__.values() if isinstance(v, SecretStr)]
+        for value in self.__dict__.values():
+            if isinstance(value, str) and "://" in value:
+                try:
+                    password = urlsplit(value).password
+                except ValueError:
+                    continue
+                if password:
+                    found.append(password)
+        return [v for v in found if v]
+
 
 # What a person should write, for pydantic's error types (its own messages read "Input should be a valid
 # integer, unable to parse string as an integer").
