@@ -199,6 +199,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 said_turns=window,
                 moods=journal,
                 embedder=embedder,
+                people=profiles,  # everyone, for the episode retention sweep
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))

@@ -76,6 +76,7 @@ class Settings(BaseSettings):
     recall_max_words: int = Field(default=300, ge=20, le=3000)
     # Messages older than this many days fade into one digest per conversation and day (facts stay); 0 = never.
     episode_fade_days: int = Field(default=180, ge=0)
+    episode_retention_days: int | None = Field(default=None, ge=1)  # None: episodes are kept (memory.retention)
     disclosure_enabled: bool = True
     disclosure_interval_hours: float = Field(default=3.0, gt=0)
     disclosure_text_en: str | None = None
