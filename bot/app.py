@@ -59,6 +59,7 @@ from memory.mood.history import MoodHistoryService
 from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
+from memory.pseudonyms import RedisPseudonyms, load_or_create_secret, resolving_messengers
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
@@ -113,6 +114,7 @@ class Core:
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
     identities: RedisIdentities | None = None  # which accounts are one person (/link)
+    pseudonyms: RedisPseudonyms | None = None  # SOUVENIR_PSEUDONYMOUS_KEYS: the one way back to accounts
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -210,6 +212,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         planner.target = schedule
         locks = RedisConversationLocks(client)  # one reply at a time per conversation, across replicas
         identities = RedisIdentities(client, clock)  # accounts linked into one person (/link)
+        pseudonyms = _pseudonyms(settings, client)
         engine = Engine(
             llm=llm,
             window=window,
@@ -236,9 +239,10 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             metrics=metrics,
             locks=locks,
             identities=identities,
+            pseudonyms=pseudonyms,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
-        disk_erasers = _disk_erasers(settings, client)
+        disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
         commands = UserCommands(
             profiles=profiles,
             memories=memory,
@@ -254,6 +258,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             trail=trail,
             moods=MoodHistoryService(moods, clock),
             identities=identities,
+            pseudonyms=pseudonyms,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
@@ -263,8 +268,15 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar, identities,
+            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms,
         )  # fmt: skip
+
+
+def _pseudonyms(settings: Settings, client: aioredis.Redis) -> RedisPseudonyms | None:
+    if not settings.pseudonymous_keys:
+        return None
+    configured = settings.pseudonym_secret.get_secret_value() if settings.pseudonym_secret else None
+    return RedisPseudonyms(client, load_or_create_secret(settings.data_dir, configured))
 
 
 def _disk_erasers(settings: Settings, client: aioredis.Redis) -> list[UserDataEraser]:
@@ -328,7 +340,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 dated_events=core.memory,
                 memory=core.memory,
                 llm=core.llm,
-                messengers=messengers,
+                messengers=resolving_messengers(messengers, core.pseudonyms) if core.pseudonyms else messengers,
                 clock=core.clock,
                 persona=core.engine.persona,
                 moods=core.moods,

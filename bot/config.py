@@ -77,6 +77,9 @@ class Settings(BaseSettings):
     # Messages older than this many days fade into one digest per conversation and day (facts stay); 0 = never.
     episode_fade_days: int = Field(default=180, ge=0)
     episode_retention_days: int | None = Field(default=None, ge=1)  # None: episodes are kept (memory.retention)
+    # Stores keyed by an HMAC of the platform id (memory.pseudonyms); the secret is generated when unset.
+    pseudonymous_keys: bool = False
+    pseudonym_secret: SecretStr | None = None
     disclosure_enabled: bool = True
     disclosure_interval_hours: float = Field(default=3.0, gt=0)
     disclosure_text_en: str | None = None

@@ -49,11 +49,13 @@ from bot.engine.ports import (
     MoodState,
     OccasionPlanner,
     ProfileStore,
+    Pseudonyms,
     ReplyTrail,
     SensitiveTopics,
     TrailReply,
 )
 from bot.engine.prompt import PromptContext
+from bot.engine.pseudonymous import pseudonymous_message
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
@@ -104,6 +106,7 @@ class Engine:
         metrics: EngineMetrics | None = None,
         locks: ConversationLocks | None = None,
         identities: Identities | None = None,
+        pseudonyms: Pseudonyms | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -122,6 +125,7 @@ class Engine:
         self._metrics = metrics or NoMetrics()
         self._locks = locks or InProcessConversationLocks()
         self._identities = identities or NoIdentities()
+        self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
         self._background: set[asyncio.Task[None]] = set()
 
     @property
@@ -137,7 +141,7 @@ class Engine:
             log.info("a message with no text left once cleaned was ignored in %s", message.conversation_id)
             self._metrics.reply_outcome("empty")
             return None
-        message = replace(message, text=cleaned.text)
+        message = await pseudonymous_message(self._pseudonyms, replace(message, text=cleaned.text))
         # Once, here: from now on every store sees the person (one key for accounts linked with /link).
         person = await self._identities.person_of(message.user)
         message = replace(message, user=replace(message.user, person_key=person))
