@@ -46,9 +46,7 @@ async def test_a_conversation_and_its_erasure_log_no_text_and_no_secret(
             assert (await core.commands.forget_everything(LEA)).ok
         password = (data_dir / "redis" / PASSWORD_NAME).read_text().strip()
 
-    logged = "\n".join(
-        f"{r.getMessage()} {r.exc_text or ''}" for r in caplog.records if r.levelno >= logging.INFO
-    )
+    logged = "\n".join(f"{r.getMessage()} {r.exc_text or ''}" for r in caplog.records if r.levelno >= logging.INFO)
     assert "embedded Redis" in logged  # the capture sees the app's INFO lines...
     assert "did not answer with the JSON asked for" in logged  # ...and the warning about the unreadable answer
     for leaked in (SECRET, "My boat", "sails on Sundays", API_KEY, TELEGRAM_TOKEN, password):
