@@ -44,8 +44,11 @@ from bot.llm.factory import open_language_model
 from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
 from bot.persona_store import persona_path
+from bot.private_files import make_private
 from jobs import Planner, open_proactive_jobs
+from memory.aof_rewrite import AofCompactor
 from memory.conversation_locks import RedisConversationLocks
+from memory.crypto import TextCipher
 from memory.crypto.startup import cipher_for
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
@@ -60,6 +63,7 @@ from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
 from memory.outbox import RedisOutbox
 from memory.outbox_worker import OutboxWorker, WorkerOptions, running_worker
+from memory.pseudonyms import RedisPseudonyms, load_or_create_secret, resolving_messengers
 from memory.rate_limit import RedisRateLimiter
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
@@ -115,6 +119,7 @@ class Core:
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
     identities: RedisIdentities | None = None  # which accounts are one person (/link)
+    pseudonyms: RedisPseudonyms | None = None  # SOUVENIR_PSEUDONYMOUS_KEYS: the one way back to accounts
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -148,11 +153,12 @@ def _without_secrets(url: str) -> str:
 def _make_data_dir(path: Path) -> None:
     """The data folder, or one line saying why it cannot be (a settings problem: exit code 2)."""
     try:
-        path.mkdir(parents=True, exist_ok=True)
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
     except OSError as exc:
         raise ConfigError(f"SOUVENIR_DATA_DIR: cannot create {path}: {exc.strerror or exc}") from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise ConfigError(f"SOUVENIR_DATA_DIR: {path} is not writable by this user")
+    make_private(path)  # files from before (or copied in by hand) become owner-only too
 
 
 @asynccontextmanager
@@ -206,6 +212,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 moods=journal,
                 embedder=embedder,
                 cipher=cipher,
+                people=profiles,  # everyone, for the episode retention sweep
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
@@ -222,6 +229,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             if settings.rate_limit_per_minute > 0
             else None
         )
+        pseudonyms = _pseudonyms(settings, client, cipher)
         engine = Engine(
             llm=llm,
             window=window,
@@ -250,18 +258,22 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             identities=identities,
             outbox=outbox,
             rate_limiter=limiter,
+            pseudonyms=pseudonyms,
         )
         # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
+        erasers: list[UserDataEraser] = [cipher, erasures, memory, profiles, window, trail, claims, planner]
+        erasers += [moods, locks, outbox]
+        disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
         commands = UserCommands(
             profiles=profiles,
             memories=memory,
             window=window,
             planner=planner,
             # The data key first (crypto-shredding: every copy left on disk is unreadable from here on), then the
-            # erasure log: writes in flight see the new epoch before anything is deleted.
-            erasers=[cipher, erasures, memory, profiles, window, trail, claims, planner, moods, locks, outbox],
+            # erasure log: writes in flight see the new epoch before anything is deleted; the disk last.
+            erasers=[*erasers, *disk_erasers],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -270,6 +282,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             trail=trail,
             moods=MoodHistoryService(moods, clock),
             identities=identities,
+            pseudonyms=pseudonyms,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
@@ -279,7 +292,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar, identities,
+            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms,
         )  # fmt: skip
 
 
@@ -293,6 +306,18 @@ def _outbox_worker(
     )
     worker = OutboxWorker(outbox, engine.remember, options=options, metrics=metrics)
     return running_worker(worker, settings.shutdown_grace_s)
+
+
+def _pseudonyms(settings: Settings, client: aioredis.Redis, cipher: TextCipher) -> RedisPseudonyms | None:
+    if not settings.pseudonymous_keys:
+        return None
+    configured = settings.pseudonym_secret.get_secret_value() if settings.pseudonym_secret else None
+    return RedisPseudonyms(client, load_or_create_secret(settings.data_dir, configured), cipher)
+
+
+def _disk_erasers(settings: Settings, client: aioredis.Redis) -> list[UserDataEraser]:
+    """Last in line: the embedded Redis rewrites its append-only file once everything of the person is deleted."""
+    return [AofCompactor(client)] if settings.redis_embedded else []
 
 
 def _open_metrics(settings: Settings) -> tuple[Metrics, MetricsPage | None]:
@@ -351,7 +376,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 dated_events=core.memory,
                 memory=core.memory,
                 llm=core.llm,
-                messengers=messengers,
+                messengers=resolving_messengers(messengers, core.pseudonyms) if core.pseudonyms else messengers,
                 clock=core.clock,
                 persona=core.engine.persona,
                 moods=core.moods,

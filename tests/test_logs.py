@@ -75,3 +75,24 @@ def test_each_cause_has_its_own_minute_and_errors_always_show(clock: _Clock, sho
         "disk almost full",
         *["could not store the exchange"] * 3,
     ]
+
+
+def test_a_library_that_logs_a_token_shows_a_mask_instead(capsys: pytest.CaptureFixture[str]) -> None:
+    from bot.config import load_settings
+    from bot.logs import configure_logging, redact_secrets
+
+    token = "123456:AAF-telegram-Zq8Wm4Np"
+    settings = load_settings(telegram_token=token, redis_url="redis://souvenir:s3cret-pass-word@localhost:6379/0")
+    configure_logging("INFO")
+    redact_secrets(settings.secret_values())
+    try:
+        logging.getLogger("httpx").warning("POST https://api.telegram.org/bot%s/getUpdates failed", token)
+        try:
+            raise ConnectionError("redis://souvenir:s3cret-pass-word@localhost:6379 refused")
+        except ConnectionError:
+            logging.getLogger("redis").exception("lost the server")
+    finally:
+        logging.basicConfig(force=True)
+    err = capsys.readouterr().err
+    assert "api.telegram.org/bot[secret]/getUpdates" in err and "redis://souvenir:[secret]@localhost" in err
+    assert token not in err and "s3cret-pass-word" not in err

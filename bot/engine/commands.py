@@ -33,9 +33,11 @@ from bot.engine.ports import (
     MoodHistory,
     OccasionPlanner,
     ProfileStore,
+    Pseudonyms,
     ReplyTrail,
     UserDataEraser,
 )
+from bot.engine.pseudonymous import pseudonymous_conversation, pseudonymous_user
 from bot.engine.texts import say
 from bot.engine.timezones import resolve_timezone
 from bot.engine.why import WhyListing, trail_json, why_listing
@@ -98,8 +100,10 @@ class UserCommands:
         trail: ReplyTrail | None = None,
         moods: MoodHistory | None = None,
         identities: LinkedIdentities | None = None,
+        pseudonyms: Pseudonyms | None = None,
     ) -> None:
         self._profiles = profiles
+        self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
         self._identities = identities  # None: no linking (the terminal chat); every account is its own person
         self._moods = moods
         self._window_hours = f"{window_ttl_hours:g}"  # /privacy says when recent messages expire
@@ -117,6 +121,7 @@ class UserCommands:
 
     async def _person(self, user: UserRef) -> UserRef:
         """The account as the person it belongs to (see `UserRef.key`); once per command."""
+        user = await pseudonymous_user(self._pseudonyms, user)
         if user.person_key or self._identities is None:
             return user
         return replace(user, person_key=await self._identities.person_of(user))
@@ -327,7 +332,8 @@ class UserCommands:
     ) -> WhyListing:
         """/memories why: the memories the last reply to the person drew on, in that conversation (None: in
         any). Once `shown` to the person, "/forget <n>" means the n-th of them."""
-        user = await self._person(user)
+        account, user = user, await self._person(user)
+        conversation_id = pseudonymous_conversation(conversation_id, account, user)
         lang = await self.language_of(user, hint)
         replies = await self._trail.recent_replies(user.key, conversation_id)
         listing = why_listing(replies[0] if replies else None, lang)

@@ -51,11 +51,13 @@ from bot.engine.ports import (
     MoodState,
     OccasionPlanner,
     ProfileStore,
+    Pseudonyms,
     ReplyTrail,
     SensitiveTopics,
     TrailReply,
 )
 from bot.engine.prompt import PromptContext
+from bot.engine.pseudonymous import pseudonymous_message
 from bot.engine.rate_limit import Admission, RateLimiter
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
@@ -109,6 +111,7 @@ class Engine:
         identities: Identities | None = None,
         outbox: Outbox | None = None,
         rate_limiter: RateLimiter | None = None,
+        pseudonyms: Pseudonyms | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -127,6 +130,7 @@ class Engine:
         self._metrics = metrics or NoMetrics()
         self._locks = locks or InProcessConversationLocks()
         self._identities = identities or NoIdentities()
+        self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
         self._background: set[asyncio.Task[None]] = set()
         self._outbox = outbox
         self._rate_limiter = rate_limiter
@@ -144,7 +148,7 @@ class Engine:
             log.info("a message with no text left once cleaned was ignored in %s", message.conversation_id)
             self._metrics.reply_outcome("empty")
             return None
-        message = replace(message, text=cleaned.text)
+        message = await pseudonymous_message(self._pseudonyms, replace(message, text=cleaned.text))
         # Once, here: from now on every store sees the person (one key for accounts linked with /link).
         person = await self._identities.person_of(message.user)
         message = replace(message, user=replace(message.user, person_key=person))

@@ -231,3 +231,12 @@ class AccountLinks(Protocol):
         """Split the person of `user` back into plain accounts; the person key (which keeps everything),
         or None when the account was not linked."""
         ...
+
+
+class Pseudonyms(Protocol):
+    """SOUVENIR_PSEUDONYMOUS_KEYS: the account as every store sees it, its platform id replaced by a keyed
+    hash (the mapping back, needed to write to the person, is kept in one place by the implementation)."""
+
+    async def pseudonymous(self, user: UserRef) -> UserRef:
+        """The same account with `user_id` a pseudonym; one already pseudonymous is returned as it is."""
+        ...

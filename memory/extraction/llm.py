@@ -179,4 +179,11 @@ class LlmExtractor:
 
 
 def _short(exc: Exception | None) -> str:
-    return " ".join(str(exc).split())[:160]
+    """What went wrong, never what the model wrote (it holds the person's words): for a validation error,
+    where and which check failed, not the input."""
+    if isinstance(exc, ValidationError):
+        found = exc.errors(include_url=False, include_input=False, include_context=False)
+        text = "; ".join(f"{'.'.join(str(part) for part in e['loc'])}: {e['type']}" for e in found)
+    else:
+        text = str(exc)
+    return " ".join(text.split())[:160]

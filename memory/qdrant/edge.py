@@ -14,6 +14,7 @@ from typing import Any
 import qdrant_edge as qe
 
 from bot.errors import ConfigError, StoreUnavailable
+from memory.qdrant import edge_rewrite
 from memory.qdrant.driver import DENSE, RRF_K, SPARSE, Hit, IndexPoint, Where
 from memory.qdrant.payload import (
     CREATED_AT_TS,
@@ -86,8 +87,7 @@ def _open_shard(path: Path, dimension: int) -> qe.EdgeShard:
                 ) from exc
             raise
     else:
-        path.mkdir(parents=True, exist_ok=True)
-        shard = qe.EdgeShard.create(str(path), config)
+        shard = _create_shard(path, dimension)
     _ensure_payload_indexes(shard)
     # Segments written since the last start are searched without their vector index until optimized (at 20k
     # memories for one person, recall p50 27 → 14 ms). qdrant-edge holds the interpreter for the whole call,
@@ -95,6 +95,26 @@ def _open_shard(path: Path, dimension: int) -> qe.EdgeShard:
     # while conversations wait.
     shard.optimize()
     return shard
+
+
+def _create_shard(path: Path, dimension: int) -> qe.EdgeShard:
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    shard = qe.EdgeShard.create(str(path), _config(dimension))
+    _ensure_payload_indexes(shard)
+    return shard
+
+
+def _open_purged(path: Path, dimension: int) -> qe.EdgeShard:
+    """The shard, with a swap a dead process left finished, and rewritten if an erasure was never purged."""
+    if edge_rewrite.recover(path):
+        _purge(qe.EdgeShard.load(str(path), _config(dimension)), path, dimension)
+    return _open_shard(path, dimension)
+
+
+def _purge(shard: qe.EdgeShard, path: Path, dimension: int) -> None:
+    """Rewrite the shard without its deleted points (see edge_rewrite); `shard` is closed."""
+    shard.flush()
+    edge_rewrite.rewrite(shard, path, lambda p: _create_shard(p, dimension))
 
 
 def _ensure_payload_indexes(shard: qe.EdgeShard) -> None:
@@ -110,19 +130,22 @@ def _ensure_payload_indexes(shard: qe.EdgeShard) -> None:
 
 
 class EdgeDriver:
-    def __init__(self, shard: qe.EdgeShard) -> None:
+    def __init__(self, shard: qe.EdgeShard, path: Path, dimension: int) -> None:
         self._shard = shard
+        self._path = path
+        self._dimension = dimension
         self._unflushed = 0
+        self._erased = edge_rewrite.marker_path(path).exists()
 
     @classmethod
     async def open(cls, path: Path, dimension: int) -> EdgeDriver:
         try:
-            shard = await asyncio.to_thread(_open_shard, path, dimension)
+            shard = await asyncio.to_thread(_open_purged, path, dimension)
         except ConfigError:
             raise
         except Exception as exc:
             raise StoreUnavailable(f"cannot open the embedded memory index at {path}: {exc}") from exc
-        return cls(shard)
+        return cls(shard, path, dimension)
 
     async def upsert(self, user_key: str, points: Sequence[IndexPoint]) -> None:
         edge_points = [qe.Point(p.point_id, {DENSE: p.dense, SPARSE: _sparse(p.sparse)}, p.payload) for p in points]
@@ -194,7 +217,14 @@ class EdgeDriver:
 
     async def delete(self, where: Where) -> None:
         operation = qe.UpdateOperation.delete_points_by_filter(_filter(where))
-        await asyncio.to_thread(self._update, operation, 1)
+
+        def mark_and_delete() -> None:
+            # The marker first: a process that dies before closing still purges the bytes at the next open.
+            edge_rewrite.mark_erased(self._path)
+            self._update(operation, 1)
+
+        await asyncio.to_thread(mark_and_delete)
+        self._erased = True
 
     def _update(self, operation: qe.UpdateOperation, weight: int) -> None:
         self._shard.update(operation)
@@ -204,18 +234,15 @@ class EdgeDriver:
             self._shard.flush()
 
     async def optimize(self) -> None:
-        """Merge segments, dropping deleted points, and flush: after an erasure, their payloads (the
-        person's words) leave the segment files."""
-
-        def optimize_and_flush() -> None:
-            self._shard.optimize()
-            self._shard.flush()
-
-        await asyncio.to_thread(optimize_and_flush)
-        self._unflushed = 0
+        """Nothing now: after deletions the shard is rewritten as it closes (see edge_rewrite), which also
+        leaves it compact. optimize alone keeps a small segment's deleted payloads in its files, and the
+        write-ahead log keeps every write's bytes."""
 
     async def close(self) -> None:
         def flush_and_close() -> None:
+            if self._erased:
+                _purge(self._shard, self._path, self._dimension)
+                return
             self._shard.flush()
             self._shard.close()
 

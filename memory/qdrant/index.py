@@ -117,7 +117,7 @@ class QdrantMemoryIndex:
         # reads only the payloads the first did not bring (reading payloads is most of a search's cost). Any
         # write forgets it.
         self._last_found: _LastSearch | None = None
-        self._compact_on_close = False  # a person was erased: compact the segments before closing
+        self._compact_on_close = False  # memories were deleted: purge them from the files before closing
 
     # ---- MemoryIndex ----
 
@@ -350,9 +350,7 @@ class QdrantMemoryIndex:
         _require_user(user_key)
         self._query_vectors.clear()
         self._written.clear()
-        gone = await self._delete(Where(user_key=user_key))
-        self._compact_on_close = self._compact_on_close or gone > 0
-        return gone
+        return await self._delete(Where(user_key=user_key))
 
     # ---- helpers ----
 
@@ -404,6 +402,7 @@ class QdrantMemoryIndex:
                     await self._driver.delete(where)
                 finally:
                     self._cache.changing(ids, person)
+                self._compact_on_close = True  # erased words leave the files when the index closes
         return gone
 
     def _where_user(
