@@ -66,8 +66,10 @@ def _report(name: str, rows: list[tuple[int, str, str]]) -> None:
     for language in ("en", "fr", None):
         part = [r for r in rows if language is None or r[1] == language]
         s = score(part)
-        print(f"{name} {language or 'all'}: {len(part)} messages, precision {s.precision:.3f}, recall {s.recall:.3f} "
-              f"(tp {s.true_pos}, fp {s.false_pos}, fn {s.false_neg}, tn {s.true_neg})")
+        print(
+            f"{name} {language or 'all'}: {len(part)} messages, precision {s.precision:.3f}, recall {s.recall:.3f} "
+            f"(tp {s.true_pos}, fp {s.false_pos}, fn {s.false_neg}, tn {s.true_neg})"
+        )
     if "--misses" in sys.argv:
         for label, language, text in score(rows).misses:
             print(f"  missed {label} {language}: {text}")

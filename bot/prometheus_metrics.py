@@ -37,6 +37,11 @@ class PrometheusMetrics:
             "souvenir_proactive_skipped", "Unprompted messages held back or not sent, by reason.", ["reason"],
             registry=r,
         )  # fmt: skip
+        # A count only: never who, where or what was written.
+        self._crisis = Counter(
+            "souvenir_crisis_events", "Messages read as suicidal ideation or self-harm, answered with crisis lines.",
+            registry=r,
+        )  # fmt: skip
 
     def message_handled(self, platform: str) -> None:
         self._messages.labels(platform).inc()
@@ -57,6 +62,9 @@ class PrometheusMetrics:
 
     def proactive_skipped(self, reason: str) -> None:
         self._skipped.labels(reason).inc()
+
+    def crisis_detected(self) -> None:
+        self._crisis.inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

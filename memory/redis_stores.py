@@ -279,6 +279,9 @@ def _turn_from_json(raw: str | bytes) -> ChatTurn:
 
 _BOOL_FIELDS = {"checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen"}
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
+# Safety (issue 12): the age a person gave; when their continued conversation began, their last break reminder.
+_TIME_FIELDS |= {"talk_started_at", "break_reminded_at"}
+_INT_FIELDS = {"age"}
 
 
 def _profile_to_fields(profile: UserProfile) -> tuple[dict[str, str], list[str]]:
@@ -310,6 +313,8 @@ def _profile_from_fields(user_key: str, data: dict[str, str]) -> UserProfile:
             values[name] = datetime.fromisoformat(raw)
         elif name == "birthday":
             values[name] = MonthDay.parse(raw)
+        elif name in _INT_FIELDS:
+            values[name] = int(raw)
         elif name in ("display_name", "timezone", "language", "preferred_name", "pronouns", "address_form"):
             values[name] = raw
     return UserProfile(user_key=user_key, **values)

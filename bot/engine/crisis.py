@@ -37,7 +37,8 @@ _PHRASES = re.compile(
     r"(?:want|need) (?:it all|everything|the pain|this) to stop (?:for good|forever|permanently)|"
     r"make it (?:all )?stop (?:for good|forever)|disappear (?:forever|for good|permanently)|"
     r"(?:easier|better) (?:for everyone )?if i (?:was ?n't|were ?n't|was not|were not|did ?n't exist)|"
-    r"(?:(?:do ?n't|do not|dont|can'?t) see )?(?:no|the|any) point (?:of|in) living|i (?:cut|burned) again|relaps\w* and (?:cut|hurt|burn)|"
+    r"(?:(?:do ?n't|do not|dont|can'?t) see )?(?:no|the|any) point (?:of|in) living|"
+    r"i (?:cut|burned) again|relaps\w* and (?:cut|hurt|burn)|"
     r"(?:take|taking|swallow|swallowing) (?:all|every one of) (?:my|the) (?:pills|meds|tablets)|"
     r"took (?:a bunch of|all (?:my|the)|too many|a lot of|a handful of) (?:pills|meds|tablets)|"
     # French

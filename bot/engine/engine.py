@@ -16,6 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.engine.addressing import with_addressing
+from bot.engine.age import with_stated_age
 from bot.engine.budget import fit_prompt
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
@@ -54,6 +55,7 @@ from bot.engine.ports import (
     TrailReply,
 )
 from bot.engine.prompt import PromptContext
+from bot.engine.safety import SafetyOptions, assess_safety
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
@@ -63,6 +65,7 @@ log = logging.getLogger(__name__)
 
 # The profile fields a message updates (the rest belong to commands).
 _SEEN_FIELDS = ("display_name", "language", "first_seen_at", "last_seen_at", "last_disclosed_at", "reachable")
+_SAFETY_FIELDS = ("talk_started_at", "break_reminded_at")
 # Turns handed to long-term memory with each exchange, so a message is stored with what it answered.
 _CONTEXT_TURNS = 4
 # A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
@@ -81,6 +84,7 @@ class EngineOptions:
     recall_max_words: int = 300
     max_message_chars: int = 4000  # longer messages are cut before they are stored or sent
     context_tokens: int = 8192  # the model's context window: the prompt is trimmed to fit (rough count)
+    safety: SafetyOptions = field(default_factory=SafetyOptions)
 
 
 class Engine:
@@ -163,6 +167,7 @@ class Engine:
         profile = await self._profiles.load_profile(message.user.key)
         # "My name is Alice", "call me Max", "on peut se tutoyer": kept on the profile, used from this reply on.
         profile, learnt = with_addressing(profile, message.text)
+        profile, learnt_age = with_stated_age(profile, message.text)  # "I'm 16", "j'ai 25 ans"
         if profile.language_chosen and profile.language:
             language = profile.language  # chosen with /language: what they write does not change it
         else:
@@ -179,6 +184,10 @@ class Engine:
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
         history = await self._window.recent_turns(message.conversation_id)
+        who = profile.preferred_name or message.user.display_name
+        safety = assess_safety(
+            message.text, profile, message.chat_kind, now, who or "the person", language, self._options.safety
+        )
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
         context = PromptContext(
             persona=self._persona,
@@ -197,6 +206,8 @@ class Engine:
             pronouns=profile.pronouns,
             address_form=profile.address_form,
             tone=tone,
+            safety=safety.guidance,
+            crisis=safety.crisis_guidance,
         )
         limit = self._options.max_message_chars
         turns = tuple(_for_model(t, in_group, limit) for t in [*history, user_turn])
@@ -217,8 +228,10 @@ class Engine:
         if fallback:
             text = say("fallback", language)
         disclose = self._options.disclosure.due(profile.last_disclosed_at, now)
-        shown = self._options.disclosure.shown(text, language, disclose)
-        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback)
+        shown = safety.finish(self._options.disclosure.shown(text, language, disclose), language)
+        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=safety.crisis)
+        if safety.crisis:
+            self._metrics.crisis_detected()  # a count, nothing of who or what
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
         new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", text, now)]
@@ -233,8 +246,10 @@ class Engine:
                 last_seen_at=now,
                 last_disclosed_at=now if disclose else profile.last_disclosed_at,
                 reachable=True,
+                talk_started_at=safety.talk_started_at,
+                break_reminded_at=now if safety.break_due else profile.break_reminded_at,
             ),
-            (*_SEEN_FIELDS, *learnt),
+            (*_SEEN_FIELDS, *learnt, *learnt_age, *_SAFETY_FIELDS),
         )
         await self._note_trail(message, [] if fallback else memories, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):

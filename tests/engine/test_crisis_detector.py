@@ -34,8 +34,14 @@ def test_idioms_negations_and_other_peoples_words_are_not_a_crisis(text: str) ->
 
 @pytest.mark.parametrize(
     "text",
-    ["I want to kill myself", "JE VEUX MOURIR", "j’ai plus envie de vivre", "I don't want to live anymore",
-     "I'm not ok. I want to die", "je ne sais pas, j'ai envie de me tuer"],
+    [
+        "I want to kill myself",
+        "JE VEUX MOURIR",
+        "j’ai plus envie de vivre",
+        "I don't want to live anymore",
+        "I'm not ok. I want to die",
+        "je ne sais pas, j'ai envie de me tuer",
+    ],
 )
 def test_a_wish_to_die_is_seen_whatever_the_case_apostrophes_or_an_earlier_negation(text: str) -> None:
     assert shows_crisis(text)
