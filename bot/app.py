@@ -200,6 +200,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 said_turns=window,
                 moods=journal,
                 embedder=embedder,
+                crisis_notes=profiles,  # the model's reading of a crisis, for the next reply
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))

@@ -11,7 +11,7 @@ from bot.config import Settings
 from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.index_factory import open_embedder, open_memory_index
-from memory.ports import Embedder, ErasureLog, MoodNotes, SaidTurns
+from memory.ports import CrisisNotes, Embedder, ErasureLog, MoodNotes, SaidTurns
 from memory.service import LongTermMemoryService
 
 
@@ -26,6 +26,7 @@ async def open_long_term_memory(
     said_turns: SaidTurns | None = None,
     moods: MoodNotes | None = None,
     embedder: Embedder | None = None,
+    crisis_notes: CrisisNotes | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
@@ -48,6 +49,7 @@ async def open_long_term_memory(
             erasures=erasures,
             said_turns=said_turns,
             moods=moods,
+            crisis_notes=crisis_notes,
         )
         try:
             yield service

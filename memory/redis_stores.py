@@ -232,6 +232,13 @@ class RedisProfiles:
             pipe.sadd(_USERS_KEY, *disclosed_at)
             await pipe.execute()
 
+    async def note_crisis(self, user_key: str, at: datetime) -> None:
+        """One field: the model read a crisis in a message written `at` (`memory.ports.CrisisNotes`)."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.hset(_profile_key(user_key), "crisis_noted_at", at.isoformat())
+            pipe.sadd(_USERS_KEY, user_key)
+            await pipe.execute()
+
     async def known_user_keys(self) -> list[str]:
         """Everyone with a profile, sorted. Profiles saved before the index existed are indexed on first use."""
         keys = {_text(k) for k in await self._redis.smembers(_USERS_KEY)}
@@ -280,7 +287,7 @@ def _turn_from_json(raw: str | bytes) -> ChatTurn:
 _BOOL_FIELDS = {"checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen"}
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
 # Safety (issue 12): the age a person gave; when their continued conversation began, their last break reminder.
-_TIME_FIELDS |= {"talk_started_at", "break_reminded_at"}
+_TIME_FIELDS |= {"talk_started_at", "break_reminded_at", "crisis_noted_at"}
 _INT_FIELDS = {"age"}
 
 

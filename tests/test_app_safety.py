@@ -8,6 +8,7 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -17,6 +18,7 @@ from bot.config import load_settings
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.fake_telegram import FakeTelegram
+from tests.fakes.llm_script import JSON_DEFAULT_REPLY, echo_responder, last_user_text
 
 ANA, BOB = 6161, 6262
 SECRET = "4417"
@@ -102,3 +104,34 @@ async def test_a_crisis_is_answered_with_lines_and_counted_without_content(runni
     counted = re.search(r"^souvenir_crisis_events_total (\S+)$", text, re.MULTILINE)
     assert counted and float(counted.group(1)) == 1
     assert "envie de vivre" not in text and str(ANA) not in text
+
+
+QUIET_CRISIS = "I've written the letters and given the cat to my sister. Tonight is the night."
+
+
+def _reads_a_crisis(body: dict[str, Any]) -> str:
+    """The model's extraction reads a crisis the offline detector misses; chat requests are echoed."""
+    if "response_format" in body:
+        return '{"crisis": true}' if "letters" in last_user_text(body) else JSON_DEFAULT_REPLY
+    return echo_responder(body)
+
+
+async def test_the_models_reading_of_a_crisis_adds_one_to_the_next_reply(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI(_reads_a_crisis) as llm, FakeTelegram() as telegram:
+        settings = load_settings(
+            data_dir=data_dir, redis_url=redis_url, llm_provider="openai-compatible", llm_base_url=llm.base_url,
+            llm_max_retries=0, telegram_token=telegram.token, telegram_api_url=telegram.api_root,
+        )  # fmt: skip
+        async with open_core(settings, clock=clock) as core, open_platforms_and_jobs(core):
+            running = Running(core, telegram, llm, 0)
+            first = await running.say(ANA, QUIET_CRISIS, name="Ana")
+            assert "findahelpline" not in first  # the offline reading decides this reply: it saw nothing
+
+            second = await running.say(ANA, "anyway", name="Ana")
+            assert "findahelpline.com" in second
+            assert "Step out of any role-play" in json.loads(running.chat_requests()[-1])["messages"][0]["content"]
+
+            third = await running.say(ANA, "ok", name="Ana")  # once per reading
+            assert "findahelpline" not in third

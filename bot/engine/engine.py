@@ -11,7 +11,7 @@ import logging
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -66,6 +66,7 @@ log = logging.getLogger(__name__)
 # The profile fields a message updates (the rest belong to commands).
 _SEEN_FIELDS = ("display_name", "language", "first_seen_at", "last_seen_at", "last_disclosed_at", "reachable")
 _SAFETY_FIELDS = ("talk_started_at", "break_reminded_at")
+_CRISIS_FOLLOW_UP = timedelta(hours=6)  # how long the model's reading of a crisis still shapes the next reply
 # Turns handed to long-term memory with each exchange, so a message is stored with what it answered.
 _CONTEXT_TURNS = 4
 # A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
@@ -185,8 +186,11 @@ class Engine:
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
         history = await self._window.recent_turns(message.conversation_id)
         who = profile.preferred_name or message.user.display_name
+        # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
+        hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
         safety = assess_safety(
-            message.text, profile, message.chat_kind, now, who or "the person", language, self._options.safety
+            message.text, profile, message.chat_kind, now, who or "the person", language, self._options.safety,
+            crisis_hint=hinted,
         )
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
         context = PromptContext(
@@ -248,8 +252,9 @@ class Engine:
                 reachable=True,
                 talk_started_at=safety.talk_started_at,
                 break_reminded_at=now if safety.break_due else profile.break_reminded_at,
+                crisis_noted_at=None if hinted else profile.crisis_noted_at,  # answered: once per reading
             ),
-            (*_SEEN_FIELDS, *learnt, *learnt_age, *_SAFETY_FIELDS),
+            (*_SEEN_FIELDS, *learnt, *learnt_age, *_SAFETY_FIELDS, *(("crisis_noted_at",) if hinted else ())),
         )
         await self._note_trail(message, [] if fallback else memories, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):

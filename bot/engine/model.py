@@ -143,6 +143,7 @@ class UserProfile:
     age: int | None = None
     talk_started_at: datetime | None = None
     break_reminded_at: datetime | None = None
+    crisis_noted_at: datetime | None = None  # the LLM read a crisis in a message: the next reply answers as to one
 
 
 @dataclass(frozen=True, slots=True)
