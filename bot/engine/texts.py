@@ -77,7 +77,7 @@ _TEXTS: dict[str, dict[str, str]] = {
     "privacy": {
         "en": (
             "What I keep: nothing outside the server of whoever runs this bot.\n"
-            "• in its Redis database: your settings (name, language, time zone, birthday, check-ins, group "
+            "• in its Redis database: your settings (name, language, time zone, birthday, age, check-ins, group "
             "sharing, the accounts you linked with /link), our recent messages in each chat (they expire after "
             "{window_hours} hours of silence), "
             "which of your memories my last replies drew on (/memories why; kept as long), how each of your "
@@ -98,7 +98,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         ),
         "fr": (
             "Ce que je garde : rien en dehors du serveur de la personne qui héberge ce bot.\n"
-            "• dans sa base Redis : tes réglages (nom, langue, fuseau, anniversaire, nouvelles, partage dans "
+            "• dans sa base Redis : tes réglages (nom, langue, fuseau, anniversaire, âge, nouvelles, partage dans "
             "les groupes, les comptes liés avec /link), nos messages récents de chaque conversation (ils expirent "
             "après {window_hours} heures de "
             "silence), les souvenirs sur lesquels s'appuyaient mes dernières réponses (/memories why ; gardés "
