@@ -146,6 +146,8 @@ class TerminalChat:
                 self._print(f"   #{n} id {memory.memory_id}")
         elif name == "profile":
             self._print((await commands.set_profile(user, argument)).text)
+        elif name == "age":
+            self._print((await commands.set_age(user, argument)).text)
         elif name == "memories":
             listing = await commands.memories_listing(user, argument, _PAGE_SIZE)
             self._print(listing.text)

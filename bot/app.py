@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -23,6 +24,7 @@ from bot.admin.operations import MemoryAdmin
 from bot.admin.server import serve_admin
 from bot.avatar import BotAvatar, bot_avatar
 from bot.config import Settings
+from bot.crisis_lines_file import load_crisis_lines
 from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
@@ -37,6 +39,7 @@ from bot.engine.ports import (
     OccasionPlanner,
     UserDataEraser,
 )
+from bot.engine.safety import SafetyOptions
 from bot.errors import ConfigError, StoreUnavailable
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
@@ -168,6 +171,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         _make_data_dir(settings.data_dir)
         loaded = read_persona(persona_path(settings.persona_file, settings.data_dir))
         persona = loaded.persona
+        crisis_lines = await asyncio.to_thread(load_crisis_lines, settings.crisis_lines_file)
         avatar = bot_avatar(settings.persona_avatar, loaded.card.avatar if loaded.card else None, settings.data_dir)
         # Embedded stores belong to one process: taken before any starts, so a second one never does.
         embedded = settings.redis_embedded or settings.qdrant_url is None
@@ -213,6 +217,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 embedder=embedder,
                 cipher=cipher,
                 people=profiles,  # everyone, for the episode retention sweep
+                crisis_notes=profiles,  # the model's reading of a crisis, for the next reply
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
@@ -248,6 +253,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 disclosure=settings.disclosure_policy,
                 max_message_chars=settings.max_message_chars,
                 context_tokens=settings.llm_context_tokens,
+                safety=SafetyOptions(adult_content=settings.adult_content, crisis_lines=crisis_lines),
             ),
             fence=ShortTermFence(erasures, [profiles, window, trail]),
             trail=trail,

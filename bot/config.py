@@ -87,6 +87,10 @@ class Settings(BaseSettings):
     disclosure_text_en: str | None = None
     disclosure_text_fr: str | None = None
     max_message_chars: int = Field(default=4000, ge=200, le=100_000)  # longer messages are cut, with a note
+    # Safety (issue 12): explicit content only in private chats with a confirmed adult ("private"), or never;
+    # crisis lines by country, from a JSON file over the built-in ones (bot.crisis_lines_file).
+    adult_content: Literal["off", "private"] = "off"
+    crisis_lines_file: Path | None = None
 
     # Telegram
     telegram_token: SecretStr | None = None

@@ -40,6 +40,11 @@ class PrometheusMetrics:
         self._outbox_depth = Gauge(
             "souvenir_outbox_depth", "Exchanges waiting in the outbox for long-term memory.", registry=r
         )
+        # A count only: never who, where or what was written.
+        self._crisis = Counter(
+            "souvenir_crisis_events", "Messages read as suicidal ideation or self-harm, answered with crisis lines.",
+            registry=r,
+        )  # fmt: skip
 
     def message_handled(self, platform: str) -> None:
         self._messages.labels(platform).inc()
@@ -63,6 +68,8 @@ class PrometheusMetrics:
 
     def outbox_depth(self, entries: int) -> None:
         self._outbox_depth.set(entries)
+    def crisis_detected(self) -> None:
+        self._crisis.inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -12,7 +12,7 @@ from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.crypto import TextCipher
 from memory.index_factory import open_embedder, open_memory_index
-from memory.ports import Embedder, ErasureLog, MoodNotes, SaidTurns
+from memory.ports import CrisisNotes, Embedder, ErasureLog, MoodNotes, SaidTurns
 from memory.retention import EpisodeRetention, KnownPeople, sweeping
 from memory.service import LongTermMemoryService
 
@@ -30,6 +30,7 @@ async def open_long_term_memory(
     embedder: Embedder | None = None,
     cipher: TextCipher | None = None,
     people: KnownPeople | None = None,
+    crisis_notes: CrisisNotes | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
@@ -57,6 +58,7 @@ async def open_long_term_memory(
             erasures=erasures,
             said_turns=said_turns,
             moods=moods,
+            crisis_notes=crisis_notes,
         )
         try:
             yield service

@@ -113,3 +113,11 @@ class MoodNotes(Protocol):
         topics: Sequence[str] = (),
         sensitive: bool = False,
     ) -> None: ...
+
+
+class CrisisNotes(Protocol):
+    """Where the memory writer notes that the model read a crisis in a message (`RedisProfiles.note_crisis`):
+    the engine's next reply to the person then answers as to a crisis too (the offline reading stays the
+    one that decides the reply to the message itself)."""
+
+    async def note_crisis(self, user_key: str, at: datetime) -> None: ...

@@ -302,6 +302,13 @@ class RedisProfiles:
             pipe.sadd(_USERS_KEY, *disclosed_at)
             await pipe.execute()
 
+    async def note_crisis(self, user_key: str, at: datetime) -> None:
+        """One field: the model read a crisis in a message written `at` (`memory.ports.CrisisNotes`)."""
+        async with self._redis.pipeline(transaction=False) as pipe:
+            pipe.hset(_profile_key(user_key), "crisis_noted_at", at.isoformat())
+            pipe.sadd(_USERS_KEY, user_key)
+            await pipe.execute()
+
     async def known_user_keys(self) -> list[str]:
         """Everyone with a profile, sorted. Profiles saved before the index existed are indexed on first use."""
         keys = {_text(k) for k in await self._redis.smembers(_USERS_KEY)}
@@ -350,6 +357,9 @@ def _turn_from_dict(data: dict[str, Any]) -> ChatTurn:
 _SEALED_FIELDS = {"display_name", "timezone", "language", "preferred_name", "pronouns", "address_form", "birthday"}
 _BOOL_FIELDS = {"checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen"}
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
+# Safety (issue 12): the age a person gave; when their continued conversation began, their last break reminder.
+_TIME_FIELDS |= {"talk_started_at", "break_reminded_at", "crisis_noted_at"}
+_INT_FIELDS = {"age"}
 
 
 def _profile_to_fields(profile: UserProfile) -> tuple[dict[str, str], list[str]]:
@@ -381,6 +391,8 @@ def _profile_from_fields(user_key: str, data: dict[str, str]) -> UserProfile:
             values[name] = datetime.fromisoformat(raw)
         elif name == "birthday":
             values[name] = MonthDay.parse(raw)
+        elif name in _INT_FIELDS:
+            values[name] = int(raw)
         elif name in ("display_name", "timezone", "language", "preferred_name", "pronouns", "address_form"):
             values[name] = raw
     return UserProfile(user_key=user_key, **values)

@@ -41,7 +41,7 @@ from memory.episodes import (
 from memory.extraction.candidates import EPISODE
 from memory.fading import EpisodeFader
 from memory.items import dated_event, memory_item
-from memory.ports import ErasureLog, MoodNotes, SaidTurns
+from memory.ports import CrisisNotes, ErasureLog, MoodNotes, SaidTurns
 from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank, select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.store import MemoryStore
@@ -81,6 +81,7 @@ class LongTermMemoryService:
         said_turns: SaidTurns | None = None,
         moods: MoodNotes | None = None,
         recall_weights: RecallWeights = DEFAULT_WEIGHTS,
+        crisis_notes: CrisisNotes | None = None,
     ) -> None:
         self._store = store
         self._weights = recall_weights
@@ -88,7 +89,9 @@ class LongTermMemoryService:
         self._planner = planner
         self._erasures = erasures
         self._said_turns = said_turns
-        self._writer = MemoryWriter(store, llm=llm, planner=planner, erasures=erasures, moods=moods)
+        self._writer = MemoryWriter(
+            store, llm=llm, planner=planner, erasures=erasures, moods=moods, crisis_notes=crisis_notes
+        )
         self.fader = (
             EpisodeFader(
                 store, clock, fade_after=episode_fade, default_timezone=default_timezone, writer=self._writer

@@ -19,7 +19,7 @@ from memory.episodes import shown_text
 from memory.extraction.candidates import EPISODE, PRECISION, TOPIC, Candidate, unique
 from memory.extraction.llm import LlmExtractor
 from memory.extraction.offline import extract_offline
-from memory.ports import ErasureLog, MoodNotes
+from memory.ports import CrisisNotes, ErasureLog, MoodNotes
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.store import MemoryStore
 
@@ -110,19 +110,24 @@ class MemoryWriter:
         planner: OccasionPlanner | None = None,
         erasures: ErasureLog | None = None,
         moods: MoodNotes | None = None,
+        crisis_notes: CrisisNotes | None = None,
     ) -> None:
         self._store = store
         self._moods = moods
+        self._crisis_notes = crisis_notes
         self._erasures = erasures
         self._extractor = LlmExtractor(llm) if llm is not None else None
         self._consolidator = Consolidator(store, llm)
         self._planner = planner
 
-    async def candidates(self, text: str, origin: Origin, mood_out: list[MoodReading] | None = None) -> list[Candidate]:
+    async def candidates(
+        self, text: str, origin: Origin, mood_out: list[MoodReading] | None = None,
+        crisis_out: list[bool] | None = None,
+    ) -> list[Candidate]:
         found = extract_offline(text, origin.at, origin.timezone, origin.language)
         if self._extractor is not None:
             from_model = await self._extractor.extract(
-                text, origin.at, origin.timezone, origin.language, mood_out=mood_out
+                text, origin.at, origin.timezone, origin.language, mood_out=mood_out, crisis_out=crisis_out
             )
             if from_model:
                 found = unique([*from_model, *found])
@@ -135,12 +140,15 @@ class MemoryWriter:
             # Before the model is asked: extraction takes seconds.
             await self.check_not_erased(origin.user_key, origin.erasure_epoch)
             moods: list[MoodReading] = []
-            candidates = await self.candidates(text, origin, moods)
+            crisis: list[bool] = []
+            candidates = await self.candidates(text, origin, moods, crisis if read_mood else None)
             if read_mood and self._moods is not None:
                 await self._note_mood(text, origin, candidates, moods[0] if moods else None)
             stored = [record for c in candidates if (record := await self._apply(c, origin)) is not None]
             await self._hide_twin(text, origin, stored)
             await self.check_not_erased(origin.user_key, origin.erasure_epoch)
+            if crisis:
+                await self._note_crisis(origin)
         except ErasedMeanwhile:
             log.info("a memory write was dropped: the person erased their data meanwhile")
             return []
@@ -155,6 +163,14 @@ class MemoryWriter:
             except Exception:
                 log.exception("occasion planner failed after a new dated memory")
         return stored
+
+    async def _note_crisis(self, origin: Origin) -> None:
+        if self._crisis_notes is None:
+            return
+        try:
+            await self._crisis_notes.note_crisis(origin.user_key, origin.at)
+        except Exception:
+            log.exception("could not note the model's reading of a crisis")
 
     async def _note_mood(
         self, text: str, origin: Origin, candidates: list[Candidate], read_by_model: MoodReading | None

@@ -157,6 +157,13 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
         asked = f"{setting} {value}".strip() if setting else ""
         await _answer(interaction, lambda user, hint: service.set_profile(user, asked, hint))
 
+    @tree.command(name="age", description=_("Tell me your age"))
+    @app_commands.rename(years=_("years"))
+    @app_commands.describe(years=_("Your age in years"))
+    @_everywhere
+    async def age(interaction: discord.Interaction[Any], years: app_commands.Range[int, 1, 150]) -> None:
+        await _answer(interaction, lambda user, hint: service.set_age(user, str(years), hint))
+
     @tree.command(name="export", description=_("A copy of everything I keep about you"))
     @_everywhere
     async def export(interaction: discord.Interaction[Any]) -> None:

@@ -31,6 +31,7 @@ FRENCH: dict[str, str] = {
     "How I address you: name, pronouns, tu or vous": "Comment je m'adresse à toi : prénom, pronoms, tu ou vous",
     "Be one person on Telegram and Discord": "Être une seule personne sur Telegram et Discord",
     "Undo /link": "Annuler /link",
+    "Tell me your age": "Me dire ton âge",
     # option names (lowercase, no spaces: Discord's rule for names)
     "memory": "souvenir",
     "text": "texte",
@@ -45,6 +46,7 @@ FRENCH: dict[str, str] = {
     "code": "code",
     "name": "prénom",
     "pronouns": "pronoms",
+    "years": "annees",
     # option descriptions
     "A number from /memories, a memory id, or “all” to forget everything": (
         "Un numéro de /memories, un id de souvenir, ou « all » pour tout oublier"
@@ -63,6 +65,7 @@ FRENCH: dict[str, str] = {
         "Le code que /link t'a donné sur ton autre compte (vide : obtenir un code ici)"
     ),
     "Your name or pronouns (empty: back to none)": "Ton prénom ou tes pronoms (vide : aucun)",
+    "Your age in years": "Ton âge en années",
     # choice names
     "on": "activer",
     "off": "désactiver",

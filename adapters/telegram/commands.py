@@ -84,6 +84,9 @@ class CommandHandlers:
     async def profile(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._with_argument(update, self._commands.set_profile)
 
+    async def age(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._with_argument(update, self._commands.set_age)
+
     async def link(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._with_argument(update, self._commands.link)
 

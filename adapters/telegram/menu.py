@@ -12,7 +12,7 @@ log = logging.getLogger(__name__)
 # Commands that read or change a person's own data only work in private chats.
 PRIVATE_COMMANDS = (
     "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "mood", "profile",
-    "export", "link", "unlink"
+    "export", "link", "unlink", "age"
 )  # fmt: skip
 GROUP_COMMANDS = ("start", "help", "privacy")
 
@@ -30,6 +30,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "language": "The language I use with you (en/fr/auto)",
         "mood": "A chart of how you've been feeling",
         "profile": "How to address you (name, pronouns, tu/vous)",
+        "age": "Tell me your age",
         "export": "Get a copy of your data",
         "link": "Be one person on Telegram and Discord",
         "unlink": "Undo /link",
@@ -48,6 +49,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "language": "La langue que j'utilise avec toi (fr/en/auto)",
         "mood": "Un graphique de ton humeur",
         "profile": "Comment m'adresser à toi (prénom, pronoms, tu/vous)",
+        "age": "Me dire ton âge",
         "export": "Recevoir une copie de tes données",
         "link": "Être une seule personne sur Telegram et Discord",
         "unlink": "Annuler /link",
@@ -67,6 +69,7 @@ _MENU_ORDER = (
     "language",
     "mood",
     "profile",
+    "age",
     "export",
     "link",
     "unlink",

@@ -165,6 +165,7 @@ def _register_handlers(
         "groups": commands.groups,
         "language": commands.language,
         "profile": commands.profile,
+        "age": commands.age,
         "export": commands.export,
         "mood": commands.mood,
         "link": commands.link,

@@ -16,6 +16,7 @@ from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
 from bot.engine.addressing import MAX_NAME_CHARS, MAX_PRONOUNS_CHARS
+from bot.engine.age import set_age
 from bot.engine.command_results import CommandResult, MemoriesListing, MoodChart
 from bot.engine.dates import parse_birthday
 from bot.engine.export_json import memories_json, mood_readings_json, profile_json, turns_json
@@ -257,6 +258,11 @@ class UserCommands:
             return CommandResult(say("usage_language", await self.language_of(user, hint)), ok=False)
         await self._profiles.save_profile(replace(profile, language=chosen, language_chosen=True))
         return CommandResult(say("language_set", chosen))
+
+    async def set_age(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        """/age <years>: the age the person confirms (explicit content and minors' rules: `bot.engine.age`)."""
+        user = await self._person(user)
+        return await set_age(self._profiles, user.key, text, await self.language_of(user, hint))
 
     async def set_profile(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """/profile [name <name>|pronouns <pronouns>|tu|vous]: how the person wants to be addressed."""

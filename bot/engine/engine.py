@@ -12,11 +12,12 @@ import logging
 import time
 from collections.abc import Coroutine
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.engine.addressing import with_addressing
+from bot.engine.age import with_stated_age
 from bot.engine.budget import fit_prompt
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
@@ -59,6 +60,7 @@ from bot.engine.ports import (
 from bot.engine.prompt import PromptContext
 from bot.engine.pseudonymous import pseudonymous_message
 from bot.engine.rate_limit import Admission, RateLimiter
+from bot.engine.safety import SafetyOptions, assess_safety
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
@@ -68,6 +70,8 @@ log = logging.getLogger(__name__)
 
 # The profile fields a message updates (the rest belong to commands).
 _SEEN_FIELDS = ("display_name", "language", "first_seen_at", "last_seen_at", "last_disclosed_at", "reachable")
+_SAFETY_FIELDS = ("talk_started_at", "break_reminded_at")
+_CRISIS_FOLLOW_UP = timedelta(hours=6)  # how long the model's reading of a crisis still shapes the next reply
 # Turns handed to long-term memory with each exchange, so a message is stored with what it answered.
 _CONTEXT_TURNS = 4
 # A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
@@ -86,6 +90,7 @@ class EngineOptions:
     recall_max_words: int = 300
     max_message_chars: int = 4000  # longer messages are cut before they are stored or sent
     context_tokens: int = 8192  # the model's context window: the prompt is trimmed to fit (rough count)
+    safety: SafetyOptions = field(default_factory=SafetyOptions)
 
 
 class Engine:
@@ -178,6 +183,7 @@ class Engine:
         profile = await self._profiles.load_profile(message.user.key)
         # "My name is Alice", "call me Max", "on peut se tutoyer": kept on the profile, used from this reply on.
         profile, learnt = with_addressing(profile, message.text)
+        profile, learnt_age = with_stated_age(profile, message.text)  # "I'm 16", "j'ai 25 ans"
         if profile.language_chosen and profile.language:
             language = profile.language  # chosen with /language: what they write does not change it
         else:
@@ -194,6 +200,13 @@ class Engine:
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
         history = await self._window.recent_turns(message.conversation_id)
+        who = profile.preferred_name or message.user.display_name
+        # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
+        hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
+        safety = assess_safety(
+            message.text, profile, message.chat_kind, now, who or "the person", language, self._options.safety,
+            crisis_hint=hinted,
+        )
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
         context = PromptContext(
             persona=self._persona,
@@ -212,6 +225,8 @@ class Engine:
             pronouns=profile.pronouns,
             address_form=profile.address_form,
             tone=tone,
+            safety=safety.guidance,
+            crisis=safety.crisis_guidance,
         )
         limit = self._options.max_message_chars
         turns = tuple(_for_model(t, in_group, limit) for t in [*history, user_turn])
@@ -232,8 +247,10 @@ class Engine:
         if fallback:
             text = say("fallback", language)
         disclose = self._options.disclosure.due(profile.last_disclosed_at, now)
-        shown = self._options.disclosure.shown(text, language, disclose)
-        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback)
+        shown = safety.finish(self._options.disclosure.shown(text, language, disclose), language)
+        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=safety.crisis)
+        if safety.crisis:
+            self._metrics.crisis_detected()  # a count, nothing of who or what
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
         new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", text, now)]
@@ -248,8 +265,11 @@ class Engine:
                 last_seen_at=now,
                 last_disclosed_at=now if disclose else profile.last_disclosed_at,
                 reachable=True,
+                talk_started_at=safety.talk_started_at,
+                break_reminded_at=now if safety.break_due else profile.break_reminded_at,
+                crisis_noted_at=None if hinted else profile.crisis_noted_at,  # answered: once per reading
             ),
-            (*_SEEN_FIELDS, *learnt),
+            (*_SEEN_FIELDS, *learnt, *learnt_age, *_SAFETY_FIELDS, *(("crisis_noted_at",) if hinted else ())),
         )
         await self._note_trail(message, [] if fallback else memories, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):

@@ -17,6 +17,10 @@ class EngineMetrics(Protocol):
 
     def recall_took(self, seconds: float) -> None: ...
 
+    def crisis_detected(self) -> None:
+        """A message read as suicidal ideation or self-harm got a reply with crisis lines (no content kept)."""
+        ...
+
 
 class LLMMetrics(Protocol):
     def llm_call(self, provider: str, seconds: float, error: str | None) -> None:
@@ -53,6 +57,9 @@ class NoMetrics:
         return None
 
     def recall_took(self, seconds: float) -> None:
+        return None
+
+    def crisis_detected(self) -> None:
         return None
 
     def llm_call(self, provider: str, seconds: float, error: str | None) -> None:

@@ -81,6 +81,7 @@ class Reply:
     language: str  # "en" | "fr"
     disclosed: bool = False  # carries the AI disclosure
     fallback: bool = False  # the LLM failed; this is the kind fallback text
+    crisis: bool = False  # the message read as a crisis: the reply carries crisis lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +138,12 @@ class UserProfile:
     # How they want to be addressed: said in conversation ("call me Max", "on peut se tutoyer") or /profile.
     pronouns: str = ""
     address_form: str | None = None  # "tu" | "vous": how to say "you" to them in French
+    # Safety (bot.engine.content_policy, bot.engine.breaks): the age they gave (/age or said), when their
+    # continued conversation began and when they were last reminded to take a break.
+    age: int | None = None
+    talk_started_at: datetime | None = None
+    break_reminded_at: datetime | None = None
+    crisis_noted_at: datetime | None = None  # the LLM read a crisis in a message: the next reply answers as to one
 
 
 @dataclass(frozen=True, slots=True)

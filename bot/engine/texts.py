@@ -54,6 +54,7 @@ _TEXTS: dict[str, dict[str, str]] = {
             "/language en|fr|auto — the language I use with you (auto: the one you write in)\n"
             "/mood [days] — a chart of how your messages have felt (only you see it)\n"
             "/profile name|pronouns|tu|vous — how you want me to address you\n"
+            "/age <years> — your age (under 18: conversations suited to your age)\n"
             "/link [code] — be the same person to me on Telegram and Discord; /unlink undoes it\n"
             "/export — a copy of everything I keep about you\n"
             "/privacy — what is stored, where, and how to erase it"
@@ -71,6 +72,7 @@ _TEXTS: dict[str, dict[str, str]] = {
             "/language fr|en|auto — la langue que j'utilise avec toi (auto : celle dans laquelle tu écris)\n"
             "/mood [jours] — un graphique de ce que tes messages laissaient sentir (toi seul·e le vois)\n"
             "/profile name|pronouns|tu|vous — comment tu veux que je m'adresse à toi\n"
+            "/age <années> — ton âge (moins de 18 ans : des conversations adaptées à ton âge)\n"
             "/link [code] — être la même personne pour moi sur Telegram et Discord ; /unlink l'annule\n"
             "/export — une copie de tout ce que je garde sur toi\n"
             "/privacy — ce qui est stocké, où, et comment l'effacer"
@@ -79,7 +81,7 @@ _TEXTS: dict[str, dict[str, str]] = {
     "privacy": {
         "en": (
             "What I keep: nothing outside the server of whoever runs this bot.\n"
-            "• in its Redis database: your settings (name, language, time zone, birthday, check-ins, group "
+            "• in its Redis database: your settings (name, language, time zone, birthday, age, check-ins, group "
             "sharing, the accounts you linked with /link), our recent messages in each chat (they expire after "
             "{window_hours} hours of silence), "
             "which of your memories my last replies drew on (/memories why; kept as long), how each of your "
@@ -100,7 +102,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         ),
         "fr": (
             "Ce que je garde : rien en dehors du serveur de la personne qui héberge ce bot.\n"
-            "• dans sa base Redis : tes réglages (nom, langue, fuseau, anniversaire, nouvelles, partage dans "
+            "• dans sa base Redis : tes réglages (nom, langue, fuseau, anniversaire, âge, nouvelles, partage dans "
             "les groupes, les comptes liés avec /link), nos messages récents de chaque conversation (ils expirent "
             "après {window_hours} heures de "
             "silence), les souvenirs sur lesquels s'appuyaient mes dernières réponses (/memories why ; gardés "

@@ -37,7 +37,9 @@ Answer with ONE JSON object and nothing else, with these keys (empty lists when 
  "emotions": [{{"text": "short statement of how they feel", "sensitive": true for grief, illness,
   breakups, mental health}}],
  "mood": {{"label": one of "joy", "calm", "sadness", "anxiety", "anger", "tiredness", "neutral" (how the
-  message feels), "valence": -1 (very negative) to 1 (very positive), "intensity": 0 to 1}}}}
+  message feels), "valence": -1 (very negative) to 1 (very positive), "intensity": 0 to 1}},
+ "crisis": true only if the person speaks of wanting to die, of suicide or of hurting themselves (not idioms
+  such as "this traffic is killing me"), else false}}
 Resolve relative dates ("next month", "jeudi") against the message date. Never invent dates: leave out
 events without a real calendar date. Write the texts in the person's language. Keep only what is worth
 remembering for weeks; small talk gives empty lists."""
@@ -84,6 +86,7 @@ class Extraction(_Lenient):
     events: list[_Event] = []
     emotions: list[_Emotion] = []
     mood: _Mood | None = None
+    crisis: bool = False  # the model's reading of suicidal ideation or self-harm: it can only add to the offline one
 
     @field_validator("mood", mode="wrap")
     @classmethod
@@ -144,10 +147,12 @@ class LlmExtractor:
         self._max_tokens = max_tokens
 
     async def extract(
-        self, text: str, at: datetime, timezone: str, language: str, *, mood_out: list[MoodReading] | None = None
+        self, text: str, at: datetime, timezone: str, language: str, *, mood_out: list[MoodReading] | None = None,
+        crisis_out: list[bool] | None = None,
     ) -> list[Candidate] | None:
         """Candidates from the model, or None when it is unavailable or its answer stays unreadable. The mood
-        the model read, if any, is appended to `mood_out` (the same call: no second one per message)."""
+        the model read, if any, is appended to `mood_out` (the same call: no second one per message), and True
+        to `crisis_out` when it read a crisis."""
         local = at.astimezone(ZoneInfo(timezone))
         system = SYSTEM.format(
             local_date=local.date().isoformat(), weekday=local.strftime("%A"), timezone=timezone,
@@ -167,6 +172,8 @@ class LlmExtractor:
                 if mood_out is not None and extraction.mood is not None:
                     mood = extraction.mood
                     mood_out.append(MoodReading(mood.label, mood.valence, mood.intensity))
+                if crisis_out is not None and extraction.crisis:
+                    crisis_out.append(True)
                 return _candidates(extraction, at, timezone, language)
             except (ValueError, ValidationError) as exc:
                 log.debug("memory extraction: unreadable answer (attempt %d): %s", attempt + 1, exc)

@@ -67,7 +67,7 @@ async def test_a_next_month_told_three_months_ago_is_not_shown_as_upcoming() -> 
     local_now = later.astimezone(ZoneInfo("Europe/Paris"))
     context = PromptContext(load_persona(None), "Alice", local_now, "Europe/Paris", "en", False, recalled)
     prompt = build_system_prompt(context)
-    assert "- I'm starting a pottery class next month [told you 3 months ago; that was 2 months ago]" in prompt
+    assert '- "I\'m starting a pottery class next month" [told you 3 months ago; that was 2 months ago]' in prompt
 
 
 async def test_recall_over_the_service_leaves_out_small_talk() -> None:

@@ -39,6 +39,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "link",
         "unlink",
         "profile",
+        "age",
         "export",
         "privacy",
     }
