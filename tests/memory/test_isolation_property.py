@@ -15,6 +15,7 @@ Memories are embedded with the hashing embedder: isolation is the filters' work,
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import random
 import re
@@ -73,6 +74,7 @@ class Person:
     alive: set[str] = field(default_factory=set)  # tokens said and not erased
     erased: set[str] = field(default_factory=set)  # tokens erased by a /forget all of their own
     ids: list[str] = field(default_factory=list)  # memory ids seen in their listings
+    claims: set[str] = field(default_factory=set)  # the Redis claim of each message they sent
 
 
 @dataclass
@@ -83,6 +85,7 @@ class World:
     index: QdrantMemoryIndex
     llm: ScriptedLLM
     clock: FakeClock
+    redis: aioredis.Redis
     people: list[Person]
     rng: random.Random
     said: int = 0
@@ -114,6 +117,7 @@ async def _say(world: World, person: Person, strict: bool) -> None:
     before = len(world.llm.requests)
     message = IncomingMessage(person.ref, dm_conversation_id(person.ref), f"m{world.said}", text, world.clock.now(),
                               ChatKind.PRIVATE)  # fmt: skip
+    person.claims.add(f"souvenir:claim:{message.dedup_key}")
     reply = await world.engine.handle(message)
     # The prompt of this reply (others may be answered meanwhile): the one whose new message is this one.
     for request in [r for r in world.llm.requests[before:] if r.turns and r.turns[-1].text.startswith(token)]:
@@ -204,12 +208,41 @@ WEIGHTED: list[tuple[Operation, int]] = [(_say, 30), (_remember, 12), (_recall, 
 _OPS, _WEIGHTS = zip(*WEIGHTED, strict=True)
 
 
-async def _snapshot(world: World, people: list[Person]) -> dict[str, dict[str, str]]:
-    return {p.ref.key: {m.memory_id: m.text for m in await world.memory.export_memories(p.ref.key)} for p in people}
+@dataclass(frozen=True)
+class Held:
+    """What the stores hold of one person: memories, their export (profile, window, trail) and claims."""
+
+    memories: dict[str, str]
+    export: dict[str, object]
+    claims: frozenset[str]
 
 
-async def _counts(world: World) -> dict[str, int]:
-    return {p.ref.key: await world.index.count(p.ref.key) for p in world.people}
+async def _snapshot(world: World, people: list[Person]) -> dict[str, Held]:
+    held = {}
+    for person in people:
+        memories = {m.memory_id: m.text for m in await world.memory.export_memories(person.ref.key)}
+        export = json.loads(await world.commands.export(person.ref))
+        export.pop("exported_at")
+        claims = frozenset([c for c in person.claims if await world.redis.exists(c)])
+        held[person.ref.key] = Held(memories, export, claims)
+    return held
+
+
+async def _counts(world: World) -> dict[str, tuple[object, ...]]:
+    """Cheap, every step: each person's memory count, window, profile, conversations and latest claims."""
+    async with world.redis.pipeline(transaction=False) as pipe:
+        for person in world.people:
+            pipe.llen(f"souvenir:window:{dm_conversation_id(person.ref)}")
+            pipe.hgetall(f"souvenir:profile:{person.ref.key}")
+            pipe.smembers(f"souvenir:user-conversations:{person.ref.key}")
+            for claim in sorted(person.claims)[-10:]:
+                pipe.exists(claim)
+        replies = iter(await pipe.execute())
+    fingerprints = {}
+    for person in world.people:
+        redis_side = [next(replies) for _ in range(3 + len(sorted(person.claims)[-10:]))]
+        fingerprints[person.ref.key] = (await world.index.count(person.ref.key), *map(str, redis_side))
+    return fingerprints
 
 
 async def drive(world: World, operations: int) -> None:
@@ -236,8 +269,8 @@ async def drive(world: World, operations: int) -> None:
         if step // _FULL_CHECK_EVERY != (step - len(group)) // _FULL_CHECK_EVERY or step >= operations:
             latest = await _snapshot(world, world.people)
             for person in world.people:
-                memories = latest[person.ref.key]
-                assert memories == full[person.ref.key], f"step {step}: {person.ref.key}'s memories changed"
+                held, memories = latest[person.ref.key], latest[person.ref.key].memories
+                assert held == full[person.ref.key], f"step {step}: what the stores hold of {person.ref.key} changed"
                 check_seen_by(person, " ".join(memories.values()), strict=False)
                 person.ids = [*{*person.ids, *memories}][-50:]
 
@@ -267,7 +300,7 @@ async def world(request: pytest.FixtureRequest, tmp_path: Path, redis_client: ai
                             identities=identities)  # fmt: skip
     people = [Person(ref, n) for n, ref in enumerate(PEOPLE)]
     try:
-        yield World(engine, commands, memory, index, llm, clock, people, random.Random(SEED))
+        yield World(engine, commands, memory, index, llm, clock, redis_client, people, random.Random(SEED))
     finally:
         await engine.drain()
         await memory.close()
