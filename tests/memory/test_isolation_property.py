@@ -210,21 +210,23 @@ _OPS, _WEIGHTS = zip(*WEIGHTED, strict=True)
 
 @dataclass(frozen=True)
 class Held:
-    """What the stores hold of one person: memories, their export (profile, window, trail) and claims."""
+    """What the stores hold of one person: their export (memories, profile, window, trail) and claims."""
 
-    memories: dict[str, str]
     export: dict[str, object]
     claims: frozenset[str]
+
+    @property
+    def memories(self) -> dict[str, str]:
+        return {m["id"]: m["text"] for m in self.export["memories"]}  # type: ignore[attr-defined]
 
 
 async def _snapshot(world: World, people: list[Person]) -> dict[str, Held]:
     held = {}
     for person in people:
-        memories = {m.memory_id: m.text for m in await world.memory.export_memories(person.ref.key)}
         export = json.loads(await world.commands.export(person.ref))
         export.pop("exported_at")
         claims = frozenset([c for c in person.claims if await world.redis.exists(c)])
-        held[person.ref.key] = Held(memories, export, claims)
+        held[person.ref.key] = Held(export, claims)
     return held
 
 
