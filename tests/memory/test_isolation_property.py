@@ -1,16 +1,16 @@
-"""Isolation, proven on the real stores: a seeded random driver runs SOUVENIR_ISOLATION_OPS (10,000 for
-the proof; 2,000 by default, to keep the suite short) random and hostile operations for several people — messages through the real engine, /remember,
-recall, pages (negative, huge), forgetting by id and by number (other people's ids forged in), /forget all,
-export, /link with made-up codes, people whose ids are glob or Redis-pattern characters or another person's
-key prefix, injection texts, and operations run concurrently — over a real valkey and the embedded Qdrant
-index (or the server backend's local mode).
+"""Isolation, proven on the real stores: a seeded random driver runs SOUVENIR_ISOLATION_OPS (10,000 for the proof;
+2,000 by default, to keep the suite short) random and hostile operations for several people — messages through
+the real engine, /remember, recall, pages (negative, huge), forgetting by id and by number (other people's ids
+forged in), /forget all, export, /link with made-up codes, people whose ids are glob or Redis-pattern characters
+or another person's key prefix, injection texts, and operations run concurrently — over a real valkey and the
+embedded Qdrant index (or the server backend's local mode).
 
-Every person's words carry a token naming its writer. Checked after every operation: no text handed to a
-person (replies' prompts, pages, exports, recall, command answers) holds another person's token, and the
-stores of everyone not acting are unchanged (counts after each step, every memory's id and text every
-`_FULL_CHECK_EVERY` steps and at the end). A /forget all's words never come back to that person.
-The server backend runs SOUVENIR_ISOLATION_SERVER_OPS (default 300) operations: its local mode is slow.
-Memories are embedded with the hashing embedder: isolation is the filters' work, not the model's."""
+Every person's words carry a token naming its writer. Checked after every operation: no text handed to a person
+(replies' prompts, pages, exports, recall, command answers) holds another person's token, and the stores of
+everyone not acting are unchanged (counts after each step, every memory's id and text every `_FULL_CHECK_EVERY`
+steps and at the end). A /forget all's words never come back to that person. The server backend runs
+SOUVENIR_ISOLATION_SERVER_OPS (default 300) operations: its local mode is slow. Memories are embedded with the
+hashing embedder: isolation is the filters' work, not the model's."""
 
 from __future__ import annotations
 
