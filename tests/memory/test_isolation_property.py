@@ -7,10 +7,10 @@ embedded Qdrant index (or the server backend's local mode).
 
 Every person's words carry a token naming its writer. Checked after every operation: no text handed to a person
 (replies' prompts, pages, exports, recall, command answers) holds another person's token, and the stores of
-everyone not acting are unchanged (counts after each step, every memory's id and text every `_FULL_CHECK_EVERY`
-steps and at the end). A /forget all's words never come back to that person. The server backend runs
-SOUVENIR_ISOLATION_SERVER_OPS (default 300) operations: its local mode is slow. Memories are embedded with the
-hashing embedder: isolation is the filters' work, not the model's."""
+everyone not acting are unchanged (memory counts, windows, profiles, conversations and message claims after each
+step; whole exports every `_FULL_CHECK_EVERY` steps and at the end). A /forget all's words never come back to
+that person. The server backend runs SOUVENIR_ISOLATION_SERVER_OPS (default 300) operations: its local mode is
+slow. Memories are embedded with the hashing embedder: isolation is the filters' work, not the model's."""
 
 from __future__ import annotations
 
