@@ -7,7 +7,7 @@ from typing import Any
 
 import discord
 from discord.state import ConnectionState
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from adapters.discord.client import souvenir_intents
@@ -41,6 +41,7 @@ def _discord_state() -> ConnectionState[Any]:
 
 @FUZZ
 @given(text=HOSTILE, chat_type=st.sampled_from(["private", "group", "supergroup"]), mentioned=st.booleans())
+@example(text="\ud800@souvenir_bot hi", chat_type="group", mentioned=True)  # found by this test: it raised
 def test_any_telegram_text_becomes_a_message_or_silence(text: str, chat_type: str, mentioned: bool) -> None:
     extra: dict[str, Any] = {}
     name = f"@{TELEGRAM_BOT}"
