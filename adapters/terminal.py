@@ -162,12 +162,22 @@ class TerminalChat:
         elif name == "export":
             data = await commands.export(user)
             if argument:
-                await asyncio.to_thread(Path(argument).write_bytes, data)
-                self._print(f"{say('export_caption', await commands.language_of(user))} → {argument}")
+                await self._export_to(argument, data)
             else:
                 self._print(data.decode())
         else:
             self._print(await commands.help_text(user))
+
+    async def _export_to(self, path: str, data: bytes) -> None:
+        """A path that cannot be written (no such folder, no permission, a directory) is said so, plainly."""
+        language = await self._commands.language_of(self._user)
+        try:
+            await asyncio.to_thread(Path(path).write_bytes, data)
+        except (OSError, ValueError) as error:  # ValueError: a NUL in the path
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            self._print(say("export_not_written", language, path=path, reason=reason))
+            return
+        self._print(f"{say('export_caption', language)} → {path}")
 
     async def _mood(self, argument: str) -> None:
         """The chart goes to a file (a terminal shows no pictures); its path is printed with the caption."""

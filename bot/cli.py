@@ -338,11 +338,27 @@ async def _stoppable(work: Coroutine[Any, Any, int]) -> int:
         loop.remove_signal_handler(signal.SIGTERM)
 
 
+_SHOWN_AS = {"memory_id": "--id", "query": "the query"}
+
+
+def _undecodable_argument(args: argparse.Namespace) -> str | None:
+    """The first text argument whose bytes were not UTF-8: Python keeps those as lone surrogates, which
+    no store, embedder or JSON output takes."""
+    for name, value in vars(args).items():
+        if isinstance(value, str) and any("\ud800" <= c <= "\udfff" for c in value):
+            return _SHOWN_AS.get(name, f"--{name.replace('_', '-')}")
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     restrict_new_files()  # before anything is written: data dir, embedded servers' files, charts
     args = _parser().parse_args(argv)
     if args.command == "keygen":  # needs no settings: it may be what makes them valid
         return asyncio.run(_keygen(args, Settings.model_construct()))
+    undecodable = _undecodable_argument(args)
+    if undecodable is not None:
+        print(f"souvenir: {undecodable}: not valid UTF-8 (check the terminal's encoding)", file=sys.stderr)
+        return 2
     try:
         settings = load_settings()
     except ConfigError as exc:

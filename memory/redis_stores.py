@@ -208,9 +208,12 @@ class RedisMessageClaims:
     async def forget_user(self, user_key: str) -> None:
         """The claims of the person's private chat name them (group claims name the group only)."""
         platform, _, user_id = user_key.partition(":")
-        pattern = f"{_PREFIX}:claim:{_glob_escaped(platform)}:dm:{_glob_escaped(user_id)}:*"
-        async for key in self._redis.scan_iter(match=pattern, count=1000):
-            await self._redis.delete(key)
+        prefix = f"{_PREFIX}:claim:{platform}:dm:{user_id}:"
+        async for key in self._redis.scan_iter(match=f"{_glob_escaped(prefix)}*", count=1000):
+            # Past the prefix comes a message id, never a colon: "…:dm:1:dm:10:5" is someone else's chat
+            # (a user id "1:dm:10"), whose claims the person with id "1" must not erase.
+            if ":" not in _text(key)[len(prefix) :]:
+                await self._redis.delete(key)
 
 
 _ABSENT = "\x00"

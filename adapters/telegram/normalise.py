@@ -72,7 +72,10 @@ def to_incoming(message: Message, *, bot_id: int, bot_username: str) -> Incoming
 def _bot_mentions(message: Message, bot_id: int, bot_username: str) -> list[MessageEntity]:
     wanted = f"@{bot_username}".lower()
     found = []
-    for entity, text in message.parse_entities([MessageEntity.MENTION, MessageEntity.TEXT_MENTION]).items():
+    for entity in message.entities:
+        if entity.type not in (MessageEntity.MENTION, MessageEntity.TEXT_MENTION):
+            continue
+        text = _entity_text(message.text or "", entity)
         if entity.type == MessageEntity.MENTION and text.lower() == wanted:
             found.append(entity)
         elif entity.type == MessageEntity.TEXT_MENTION and entity.user is not None and entity.user.id == bot_id:
@@ -80,17 +83,24 @@ def _bot_mentions(message: Message, bot_id: int, bot_username: str) -> list[Mess
     return found
 
 
+def _entity_text(text: str, entity: MessageEntity) -> str:
+    """What `entity` covers. "surrogatepass": a lone surrogate from a broken client is one code unit, as
+    Telegram counts it, not an error (`Message.parse_entities` raises on it); the engine replaces it later."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    return units[entity.offset * 2 : (entity.offset + entity.length) * 2].decode("utf-16-le", "surrogatepass")
+
+
 def _without(text: str, entities: list[MessageEntity]) -> str:
     """The text with the entities cut out. Entity offsets count UTF-16 code units, not characters."""
     if not entities:
         return text
-    units = text.encode("utf-16-le")
+    units = text.encode("utf-16-le", "surrogatepass")
     kept: list[bytes] = []
     position = 0
     for entity in sorted(entities, key=lambda e: e.offset):
         kept.append(units[position * 2 : entity.offset * 2])
         position = entity.offset + entity.length
     kept.append(units[position * 2 :])
-    joined = b"".join(kept).decode("utf-16-le")
+    joined = b"".join(kept).decode("utf-16-le", "surrogatepass")
     # A mention is often followed by a comma or colon ("@bot, what's up?"): drop that too.
     return _DOUBLE_SPACES.sub(" ", joined).strip().lstrip(",:;").strip()

@@ -22,6 +22,7 @@ from bot.engine.dates import parse_birthday
 from bot.engine.export_json import memories_json, mood_readings_json, profile_json, turns_json
 from bot.engine.language import normalise_language
 from bot.engine.linking import Redeemed, shown_code
+from bot.engine.message_text import clean_message_text
 from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
 from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
@@ -80,6 +81,22 @@ _REDEEM_TEXTS = {
 }
 
 
+# A /remember note is capped like a message; what a refusal quotes back is shorter still.
+_MAX_ARGUMENT_CHARS = 4000
+_QUOTED_CHARS = 60
+
+
+def _argument(text: str) -> str:
+    """What was typed after a command, cleaned as messages are (no lone surrogates, control or invisible
+    characters; capped): every command reads it so, whatever the platform handed over."""
+    return clean_message_text(text, _MAX_ARGUMENT_CHARS).text
+
+
+def _quoted(text: str) -> str:
+    text = text.strip()
+    return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS - 1] + "…"
+
+
 _MOOD_DAYS_DEFAULT = 30
 _MOOD_DAYS_MAX = 400
 
@@ -130,6 +147,7 @@ class UserCommands:
     async def link(self, user: UserRef, argument: str = "", hint: str | None = None) -> CommandResult:
         """/link: a code for the person's account on another platform; /link CODE: join this account to the
         person who asked for CODE (the rules are in `bot.engine.linking`)."""
+        argument = _argument(argument)
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         if self._identities is None:
@@ -180,6 +198,7 @@ class UserCommands:
         return say("privacy", await self.language_of(user, hint), window_hours=self._window_hours)
 
     async def remember(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        text = _argument(text)
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         if not text.strip():
@@ -189,6 +208,7 @@ class UserCommands:
         return CommandResult(say("remembered", lang))
 
     async def set_birthday(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        text = _argument(text)
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         if not text.strip():
@@ -196,7 +216,7 @@ class UserCommands:
         try:
             birthday = parse_birthday(text, lang)
         except InvalidInput:
-            return CommandResult(say("birthday_invalid", lang, text=text.strip()), ok=False)
+            return CommandResult(say("birthday_invalid", lang, text=_quoted(text)), ok=False)
         profile = await self._profiles.load_profile(user.key)
         named = profile.display_name or user.display_name
         await self._profiles.save_profile(replace(profile, birthday=birthday, display_name=named))
@@ -206,13 +226,14 @@ class UserCommands:
         return CommandResult(say("birthday_set", lang, date=shown))
 
     async def set_timezone(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        text = _argument(text)
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         if not text.strip():
             return CommandResult(say("usage_timezone", lang), ok=False)
         zone = resolve_timezone(text)
         if zone is None:
-            return CommandResult(say("timezone_unknown", lang, text=text.strip()), ok=False)
+            return CommandResult(say("timezone_unknown", lang, text=_quoted(text)), ok=False)
         profile = await self._profiles.load_profile(user.key)
         await self._profiles.save_profile(replace(profile, timezone=zone))
         await self._planner.plan_user(user.key)
@@ -237,7 +258,7 @@ class UserCommands:
     ) -> CommandResult:
         """An on/off profile setting; `texts` names the usage_X, X_on and X_off texts."""
         lang = await self.language_of(user, hint)
-        word = text.strip().lower()
+        word = _argument(text).lower()
         if word not in _ON | _OFF:
             return CommandResult(say(f"usage_{texts}", lang), ok=False)
         enabled = word in _ON
@@ -247,6 +268,7 @@ class UserCommands:
 
     async def set_language(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """/language en|fr pins the language used with the person; /language auto follows what they write."""
+        text = _argument(text)
         user = await self._person(user)
         word = text.strip().lower()
         profile = await self._profiles.load_profile(user.key)
@@ -266,6 +288,7 @@ class UserCommands:
 
     async def set_profile(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """/profile [name <name>|pronouns <pronouns>|tu|vous]: how the person wants to be addressed."""
+        text = _argument(text)
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         field, _, value = text.strip().partition(" ")
@@ -306,7 +329,7 @@ class UserCommands:
         number, and a plain "no such page" past the last one."""
         user = await self._person(user)
         lang = await self.language_of(user, hint)
-        word = argument.strip()
+        word = _argument(argument)
         if word and not (_NUMBER.fullmatch(word) and int(word) >= 1):
             return MemoriesListing(say("usage_memories", lang), ok=False)
         number = int(word) if word else 1
@@ -356,6 +379,7 @@ class UserCommands:
 
     async def forget_memory(self, user: UserRef, reference: str, hint: str | None = None) -> CommandResult:
         """Forget one memory by its number on the last page shown (else in the newest-first listing), or by id."""
+        reference = _argument(reference)
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         reference = reference.strip()
@@ -419,6 +443,7 @@ class UserCommands:
 
     async def mood(self, user: UserRef, argument: str = "", hint: str | None = None) -> MoodChart:
         """/mood [days]: the person's own chart (30 days unless they ask for up to 400)."""
+        argument = _argument(argument)
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         word = argument.strip()

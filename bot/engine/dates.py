@@ -232,8 +232,9 @@ def _sentence_is_past(text: str, start: int, end: int) -> bool:
 
 
 def _nearest_year(today: date, month: int, day: int, past: bool) -> date | None:
-    """The occurrence of month/day in the future (or the past for past-tense sentences) closest to today."""
-    for offset in (0, -1, 1) if past else (0, 1, -1):
+    """The occurrence of month/day in the future (or the past for past-tense sentences) closest to today.
+    February 29 may be up to four years away."""
+    for offset in (0, -1, 1, -2, -3, -4) if past else (0, 1, -1, 2, 3, 4):
         year = today.year + offset
         try:
             candidate = date(year, month, day)

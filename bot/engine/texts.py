@@ -373,6 +373,13 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "This account isn't linked to another one.",
         "fr": "Ce compte n'est lié à aucun autre.",
     },
+    "export_not_written": {
+        "en": "I couldn't write the export to {path}: {reason}. Try another path, or /export alone to print it.",
+        "fr": (
+            "Je n'ai pas pu écrire l'export dans {path} : {reason}. Essaie un autre chemin, "
+            "ou /export seul pour l'afficher."
+        ),
+    },
 }
 
 

@@ -1,0 +1,63 @@
+"""Dates in any text: never an impossible one, never an error; February 29 is a real birthday."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.engine.dates import parse_birthday, resolve_dates
+from bot.errors import InvalidInput
+from memory.extraction.dated import extract_dated
+
+FUZZ = settings(max_examples=200, deadline=None)
+AT = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)  # 2026, 2027 and 2025 have no February 29
+_DATE_WORDS = st.sampled_from(
+    ["30 février", "Feb 29 2027", "February 29", "29 février", "31 avril 1990", "2027-02-29", "31/04", "le 32/13",
+     "0 mars", "my birthday is ", "mon anniversaire c'est le ", "next ", "in 99999999 years", "il y a 10**9 jours",
+     "yesterday", "jeudi", "\ud800", "\x00", "\u202e", "9" * 30, "March 14 -5", " ", "-"]
+)  # fmt: skip
+TEXT = st.lists(st.one_of(st.text(st.characters(codec=None, categories=None), max_size=15), _DATE_WORDS), max_size=8)
+ZONES = st.sampled_from(["UTC", "Europe/Paris", "Pacific/Kiritimati", "America/Adak", "Asia/Kathmandu"])
+
+
+@FUZZ
+@given(words=TEXT, zone=ZONES, language=st.sampled_from(["en", "fr", None]))
+def test_any_text_yields_only_real_dates_and_never_raises(words: list[str], zone: str, language: str | None) -> None:
+    text = "".join(words)
+    for found in resolve_dates(text, AT, zone, language):
+        assert isinstance(found.local_date, date) and text[found.start : found.end] == found.text
+    for candidate in extract_dated(text, AT, zone, language or "en"):
+        assert candidate.local_date is not None
+        date.fromisoformat(candidate.local_date)  # a day that exists
+
+
+@FUZZ
+@given(words=TEXT, language=st.sampled_from(["en", "fr"]))
+def test_any_birthday_argument_is_a_real_day_or_a_clear_refusal(words: list[str], language: str) -> None:
+    text = "".join(words)
+    try:
+        birthday = parse_birthday(text, language)
+    except InvalidInput as refused:
+        assert str(refused)
+        return
+    date(birthday.year or 2024, birthday.month, birthday.day)  # 2024: February 29 exists
+
+
+@pytest.mark.parametrize("text", ["30 février", "Feb 29 2027", "2027-02-29", "31 avril", "le 31/04"])
+def test_impossible_dates_are_never_stored_from_conversation(text: str) -> None:
+    said = f"my birthday is {text}" if text[0].isalpha() and text[0].isupper() else f"mon anniversaire c'est le {text}"
+    assert [f.local_date for f in resolve_dates(said, AT, "UTC") if f.precision == "day"] == []
+    assert extract_dated(said, AT, "UTC", "fr") == []
+
+
+@pytest.mark.parametrize(("said", "language"), [("my birthday is February 29", "en"),
+                                                 ("mon anniversaire c'est le 29 février", "fr")])  # fmt: skip
+def test_a_february_29_birthday_without_a_year_is_remembered(said: str, language: str) -> None:
+    # From March 2026 the next February 29 is in 2028: two years on, not one.
+    [candidate] = extract_dated(said, AT, "Europe/Paris", language)
+
+    assert candidate.recurrence == "yearly" and candidate.local_date == "2028-02-29"
+    assert "29" in candidate.text
