@@ -50,6 +50,7 @@ from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
+from memory.identify_gate import RedisIdentifyGate
 from memory.identities import RedisIdentities
 from memory.index_factory import open_embedder
 from memory.mood import find_patterns, open_mood_reader
@@ -306,7 +307,13 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             from adapters.discord import run_discord
 
             messengers["discord"] = await stack.enter_async_context(
-                run_discord(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
+                run_discord(
+                    settings,
+                    engine=core.engine,
+                    commands=core.commands,
+                    avatar=core.avatar,
+                    identify_gate=RedisIdentifyGate(core.redis),  # paced across every process of the bot
+                )
             )
             _watch_platform(stack, core.readiness, "discord", messengers["discord"])
         await stack.enter_async_context(

@@ -228,11 +228,12 @@ class Sweeper:
     async def _send_chunk(self, chunk: list[tuple[Send, Claim]]) -> list[_Result | None]:
         """Compose, then mark "sending" together, then send: at most one chunk is ever "sending" at once, which
         bounds what a crash at the worst moment can lose."""
-        renewing = asyncio.create_task(self._keep_claims([send.request for send, _ in chunk]))
+        renewing = asyncio.create_task(self._keep_claims([send.request for send, _ in chunk]))  # noqa: RUF006 - awaited below
         try:
             texts = await asyncio.gather(*(self._guarded(s.request.member, self._compose(s)) for s, _ in chunk))
         finally:
             renewing.cancel()
+            await asyncio.gather(renewing, return_exceptions=True)
         composed = [(send, claim, text) for (send, claim), text in zip(chunk, texts, strict=True) if text is not None]
         started = await self._due.begin_send([send.request for send, _, _ in composed], self._clock.now())
         results: list[_Result | None] = []
