@@ -26,16 +26,20 @@ async def open_long_term_memory(
     said_turns: SaidTurns | None = None,
     moods: MoodNotes | None = None,
     embedder: Embedder | None = None,
+    index_generation: int = 0,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
     `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on; `erasures` fences
     writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns;
-    `embedder` (else the configured one is opened here) embeds memories and queries."""
+    `embedder` (else the configured one is opened here) embeds memories and queries; `index_generation` is the
+    index in use (memory/schema.py)."""
     async with AsyncExitStack() as stack:
         if embedder is None:  # else the app's, shared with the mood reader
             embedder = await stack.enter_async_context(open_embedder(settings))
-        index = await stack.enter_async_context(open_memory_index(settings, embedder, clock=clock))
+        index = await stack.enter_async_context(
+            open_memory_index(settings, embedder, clock=clock, generation=index_generation)
+        )
         await asyncio.to_thread(_warm_up_dates, clock.now(), settings.default_timezone)
         fade_days = settings.episode_fade_days
         service = LongTermMemoryService(

@@ -178,6 +178,15 @@ class ServerDriver:
         )
         return [Hit(str(r.id), float(r.order_value or 0.0), dict(r.payload or {})) for r in records]
 
+    async def walk(self, after: str | None, limit: int) -> tuple[list[Hit], str | None]:
+        records, following = await _call(
+            self._client.scroll(self._collection, limit=limit, offset=after, with_payload=True, with_vectors=False)
+        )
+        return _hits(records), None if following is None else str(following)
+
+    async def total(self) -> int:
+        return (await _call(self._client.count(self._collection, exact=True))).count
+
     async def count(self, where: Where) -> int:
         result = await _call(self._client.count(self._collection, count_filter=_filter(where), exact=True))
         return result.count
