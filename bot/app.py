@@ -61,6 +61,7 @@ from memory.mood.series import RedisMoodSeries
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
+from memory.schema import IndexInUse, SchemaRecord, check_index, migrate
 
 log = logging.getLogger(__name__)
 
@@ -112,6 +113,19 @@ class Core:
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
     identities: RedisIdentities | None = None  # which accounts are one person (/link)
+
+
+async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
+    """Migrate stored data when it is older than this version (`souvenir migrate` does the same), then make sure
+    the configured embedder built the memory index in use (else: `souvenir reindex`)."""
+    for step in await migrate(client, settings):
+        log.info("migrated: %s", step)
+    schema = SchemaRecord(client)
+    in_use = await schema.index()
+    if in_use is None:
+        raise ConfigError("the stored data records no memory index; run `souvenir migrate`")
+    check_index(in_use, settings, dimension)
+    return await schema.note_dimension(in_use, dimension)
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -183,6 +197,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         sensitive = LexiconSensitiveTopics()
         # One embedder for memories and the mood reader (loaded once, before the first message).
         embedder = await stack.enter_async_context(open_embedder(settings))
+        index_in_use = await _upgrade_stores(client, settings, embedder.dimension)
         reader = await stack.enter_async_context(open_mood_reader(settings, embedder))
         journal = MoodJournal(
             moods, reader=reader, find_patterns=find_patterns, sensitive=sensitive, clock=clock, erasures=erasures
@@ -197,6 +212,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 said_turns=window,
                 moods=journal,
                 embedder=embedder,
+                index_generation=index_in_use.generation,
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
