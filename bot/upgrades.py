@@ -17,7 +17,7 @@ from memory.embedded_redis import embedded_redis
 from memory.index_factory import backend_for, edge_directory, open_embedder, open_index_driver, server_collection
 from memory.qdrant.driver import IndexDriver
 from memory.redis_connect import redis_client
-from memory.reindex import ReindexCheckpoint, copy_index, switch_to, target_of
+from memory.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
 from memory.schema import IndexInUse, SchemaRecord, embedding_id, migrate
 
 
@@ -91,6 +91,8 @@ async def run_reindex(settings: Settings, console: Console | None = None) -> int
                 bar.update(task, completed=copied, total=total)
 
             done = await copy_index(source, target, embedder, checkpoints, start, progress=show)
+        changed, removed = await reconcile(source, target, embedder)
+        console.print(f"caught up with the replicas: {changed} memories added or changed meanwhile, {removed} gone")
         new = await switch_to(schema, checkpoints, in_use, done, embedder.dimension)
     _report(console, settings, in_use, new, done.copied)
     return 0

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 
 from memory.ports import Embedder
-from memory.qdrant.driver import Hit, IndexDriver, IndexPoint
+from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.index import sparse_text
-from memory.qdrant.payload import payload_to_record
+from memory.qdrant.payload import USER_KEY, payload_to_record
 from memory.schema import IndexInUse, SchemaRecord
 from memory.sparse import encode_document
 
@@ -105,6 +105,45 @@ async def copy_index(
             return current
         await checkpoints.write(current)
         progress(current.copied, max(total, current.copied))
+
+
+def _by_user(hits: Sequence[Hit]) -> dict[str, list[Hit]]:
+    grouped: dict[str, list[Hit]] = {}
+    for hit in hits:
+        grouped.setdefault(str(hit.payload.get(USER_KEY, "")), []).append(hit)
+    return grouped
+
+
+async def reconcile(
+    source: IndexDriver, target: IndexDriver, embedder: Embedder, *, page: int = PAGE
+) -> tuple[int, int]:
+    """Catch up with what the running replicas changed in the old index while the copy ran: memories added or
+    changed after the walk passed them are (re-)embedded, and memories forgotten meanwhile are removed from the
+    new index, so an erasure is never undone by the switch. Returns (re-embedded, removed)."""
+    changed = removed = 0
+    after: str | None = None
+    while True:  # the old index, page by page: what the new one lacks or holds differently
+        hits, after = await source.walk(after, page)
+        stale: list[Hit] = []
+        for user_key, mine in _by_user(hits).items():
+            ids = tuple(h.point_id for h in mine)
+            held = {h.point_id: h.payload for h in await target.newest(Where(user_key, ids=ids), len(ids))}
+            stale += [h for h in mine if held.get(h.point_id) != h.payload]
+        for user_key, points in (await _page_points(stale, embedder)).items():
+            await target.upsert(user_key, points)
+        changed += len(stale)
+        if after is None:
+            break
+    while True:  # the new index, page by page: what the old one no longer holds
+        hits, after = await target.walk(after, page)
+        for user_key, mine in _by_user(hits).items():
+            ids = tuple(h.point_id for h in mine)
+            kept = {h.point_id for h in await source.newest(Where(user_key, ids=ids), len(ids), with_payload=False)}
+            if gone := tuple(i for i in ids if i not in kept):
+                await target.delete(Where(user_key, ids=gone))
+                removed += len(gone)
+        if after is None:
+            return changed, removed
 
 
 async def switch_to(schema: SchemaRecord, checkpoints: ReindexCheckpoint, in_use: IndexInUse, done: Checkpoint,

@@ -18,7 +18,7 @@ from bot.errors import ConfigError
 from memory.index_factory import open_index_driver, open_memory_index
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
-from memory.reindex import ReindexCheckpoint, copy_index, switch_to, target_of
+from memory.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
 from memory.schema import SchemaRecord, check_index, embedding_id, migrate
 from memory.sparse import tokenize
 from tests.conftest import FakeClock
@@ -98,6 +98,12 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
     assert stopped is not None and stopped.copied == 50 and stopped.generation == 1
     assert await schema.index() == in_use  # nothing switched: every replica still reads the old index
     assert await _finds(old, "telegram:2", 7)  # and it still answers
+    # Meanwhile the running bot forgets a memory already copied, and learns a new one.
+    copied, _ = await target.walk(None, 1)
+    forgotten = copied[0]
+    assert await old.remove(str(forgotten.payload["user_key"]), [forgotten.point_id]) == 1
+    late = _memory("telegram:1", 999)
+    await old.add([late])
 
     # The second run resumes from the checkpoint, embeds only what is left, then switches.
     resumed_embedder = SizedEmbedder(24)
@@ -105,8 +111,13 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
     seen: list[tuple[int, int]] = []
     done = await copy_index(old_driver, target, resumed_embedder, checkpoints, start, page=25,
                             progress=lambda copied, total: seen.append((copied, total)))  # fmt: skip
-    assert len(resumed_embedder.embedded) == len(USERS) * PER_USER - 50
-    assert seen[0] == (50, 120) and seen[-1] == (120, 120)
+    assert stopped.after is not None
+    late_in_walk = uuid.UUID(late.memory_id).int >= uuid.UUID(stopped.after).int  # ids are walked in order
+    assert len(resumed_embedder.embedded) == len(USERS) * PER_USER - 50 + late_in_walk  # nothing embedded twice
+    assert seen[0] == (50, 120) and seen[-1][0] == seen[-1][1] == 50 + len(resumed_embedder.embedded)
+    # Before switching: what changed behind the walk is caught up, and the forgotten memory does not come back.
+    assert await reconcile(old_driver, target, resumed_embedder) == (0 if late_in_walk else 1, 1)
+    expected = {user: await old.count(user) for user in USERS}
     await target.close()
     switched = await switch_to(schema, checkpoints, in_use, done, 24)
     await old.close()
@@ -115,9 +126,9 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
     assert await checkpoints.read() is None
     check_index(switched, new_settings, 24)  # the next start with the new model is accepted
     async with open_memory_index(new_settings, SizedEmbedder(24), clock=clock, generation=1) as new:
-        for user in USERS:
-            assert await new.count(user) == PER_USER
-        assert await _finds(new, "discord:3", 33)
+        assert {user: await new.count(user) for user in USERS} == expected
+        assert await _finds(new, "discord:3", 33) and await _finds(new, "telegram:1", 999)
+        assert await new.fetch(str(forgotten.payload["user_key"]), [forgotten.point_id]) == []
 
 
 async def test_a_stale_switch_is_refused(tmp_path: Path, redis_client: aioredis.Redis) -> None:
