@@ -71,8 +71,16 @@ async def _open_server(settings: Settings, dimension: int, generation: int = 0) 
     api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
     client = AsyncQdrantClient(url=settings.qdrant_url, api_key=api_key)
     try:
+        from memory.schema import SCHEMA_VERSION, embedding_id
+
+        built_by = {"souvenir_schema_version": SCHEMA_VERSION, "embedding": embedding_id(settings)}
+        built_by["dimension"] = dimension
         return await ServerDriver.open(
-            client, dimension, collection=server_collection(generation), layout=collection_layout(settings)
+            client,
+            dimension,
+            collection=server_collection(generation),
+            layout=collection_layout(settings),
+            metadata=built_by,
         )
     except BaseException:
         await client.close()
