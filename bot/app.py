@@ -57,6 +57,7 @@ from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
+from memory.identify_gate import RedisIdentifyGate
 from memory.identities import RedisIdentities
 from memory.index_factory import open_embedder
 from memory.mood import find_patterns, open_mood_reader
@@ -71,6 +72,7 @@ from memory.rate_limit import RedisRateLimiter
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
+from memory.schema import IndexInUse, SchemaRecord, check_index, migrate
 
 log = logging.getLogger(__name__)
 
@@ -123,6 +125,19 @@ class Core:
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
     identities: RedisIdentities | None = None  # which accounts are one person (/link)
     pseudonyms: RedisPseudonyms | None = None  # SOUVENIR_PSEUDONYMOUS_KEYS: the one way back to accounts
+
+
+async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
+    """Migrate stored data when it is older than this version (`souvenir migrate` does the same), then make sure
+    the configured embedder built the memory index in use (else: `souvenir reindex`)."""
+    for step in await migrate(client, settings):
+        log.info("migrated: %s", step)
+    schema = SchemaRecord(client)
+    in_use = await schema.index()
+    if in_use is None:
+        raise ConfigError("the stored data records no memory index; run `souvenir migrate`")
+    check_index(in_use, settings, dimension)
+    return await schema.note_dimension(in_use, dimension)
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -201,6 +216,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         sensitive = LexiconSensitiveTopics()
         # One embedder for memories and the mood reader (loaded once, before the first message).
         embedder = await stack.enter_async_context(open_embedder(settings))
+        index_in_use = await _upgrade_stores(client, settings, embedder.dimension)
         reader = await stack.enter_async_context(open_mood_reader(settings, embedder))
         journal = MoodJournal(
             moods, reader=reader, find_patterns=find_patterns, sensitive=sensitive, clock=clock, erasures=erasures
@@ -218,6 +234,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 cipher=cipher,
                 people=profiles,  # everyone, for the episode retention sweep
                 crisis_notes=profiles,  # the model's reading of a crisis, for the next reply
+                index_generation=index_in_use.generation,
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
@@ -370,7 +387,13 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             from adapters.discord import run_discord
 
             messengers["discord"] = await stack.enter_async_context(
-                run_discord(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
+                run_discord(
+                    settings,
+                    engine=core.engine,
+                    commands=core.commands,
+                    avatar=core.avatar,
+                    identify_gate=RedisIdentifyGate(core.redis),  # paced across every process of the bot
+                )
             )
             _watch_platform(stack, core.readiness, "discord", messengers["discord"])
         await stack.enter_async_context(

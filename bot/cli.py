@@ -36,6 +36,16 @@ def _parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check the set-up: settings, data dir, Redis, Qdrant, LLM, platform tokens")
     doctor.set_defaults(handler=_doctor)
 
+    migrate = sub.add_parser("migrate", help="bring stored data up to this version's schema (also done at start)")
+    migrate.set_defaults(handler=_migrate)
+
+    reindex = sub.add_parser(
+        "reindex",
+        help="re-embed every memory with the configured embedding model into a new index, then switch to it",
+        description="Resumable: a run that stops goes on from its checkpoint. The old index answers until the switch.",
+    )
+    reindex.set_defaults(handler=_reindex)
+
     chat = sub.add_parser("chat", help="chat with the companion in this terminal")
     chat.add_argument("--user", default="you", help="who you are in this chat (default: you)")
     chat.set_defaults(handler=_chat)
@@ -125,6 +135,18 @@ async def _run(args: argparse.Namespace, settings: Settings) -> int:
     from bot.runner import run_companion
 
     return await run_companion(settings)
+
+
+async def _migrate(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.upgrades import run_migrate
+
+    return await run_migrate(settings)
+
+
+async def _reindex(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.upgrades import run_reindex
+
+    return await run_reindex(settings)
 
 
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:

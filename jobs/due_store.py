@@ -103,6 +103,16 @@ redis.call('HSET', KEYS[1], ARGV[1], 's ' .. ARGV[3] .. ' ' .. ARGV[2])
 return 1
 """
 
+# KEYS[1] state hash. ARGV: field, token, now. A live sweep still composing keeps its claim fresh.
+_RENEW = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 0 end
+local state, ts, token = string.match(current, '^(%a) (%S+) (%S+)$')
+if state ~= 'c' or token ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], 'c ' .. ARGV[3] .. ' ' .. ARGV[2])
+return 1
+"""
+
 # KEYS[1] state hash. ARGV: field, token, today, uncount. Give a claim back (nothing was sent).
 _RELEASE = """
 local current = redis.call('HGET', KEYS[1], ARGV[1])
@@ -166,6 +176,7 @@ class DueStore:
         self._claim = client.register_script(_CLAIM)
         self._begin_send = client.register_script(_BEGIN_SEND)
         self._release = client.register_script(_RELEASE)
+        self._renew = client.register_script(_RENEW)
         self._finish = client.register_script(_FINISH)
 
     # --- the schedule ---------------------------------------------------------------------------------
@@ -277,6 +288,19 @@ class DueStore:
 
         return [bool(ok) for ok in await self._run_scripts(fill)]
 
+    async def renew(self, requests: Sequence[ClaimRequest], now: datetime) -> list[bool]:
+        """Keep our claims fresh while composing (one round trip): only a holder that stopped renewing — a
+        killed replica — loses them, one lease after its last renewal. False where the claim is no longer ours."""
+        if not requests:
+            return []
+
+        def fill(pipe: Pipeline) -> None:
+            for request in requests:
+                state = _STATE + request.member.user_key
+                _call(pipe, self._renew, state, [request.field, request.token, _epoch(now)])
+
+        return [bool(ok) for ok in await self._run_scripts(fill)]
+
     async def apply(
         self,
         *,
@@ -315,7 +339,7 @@ class DueStore:
         try:
             return await self._pipeline(fill)
         except NoScriptError:
-            for script in (self._claim, self._begin_send, self._release, self._finish):
+            for script in (self._claim, self._begin_send, self._release, self._renew, self._finish):
                 await self._redis.script_load(script.script)
             return await self._pipeline(fill)
 

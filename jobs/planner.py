@@ -29,7 +29,7 @@ class Planner:
         profiles: ProfileStore,
         dated_events: DatedEvents,
         clock: Clock,
-        lease: timedelta = timedelta(minutes=10),
+        lease: timedelta | None = None,
         erasures: ErasureEpochs | None = None,
     ) -> None:
         self._settings = settings
@@ -37,7 +37,7 @@ class Planner:
         self._profiles = profiles
         self._dated_events = dated_events
         self._clock = clock
-        self.due = DueStore(redis, lease=lease)
+        self.due = DueStore(redis, lease=lease or timedelta(seconds=settings.proactive_lease_s))
 
     async def plan_user(self, user_key: str) -> None:
         """Recompute the person's items from their profile and dated events. When the person erased their

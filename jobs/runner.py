@@ -82,8 +82,9 @@ async def open_proactive_jobs(
     """Start the every-minute sweep over `planner`'s schedule (the one planner the app also hands to commands
     and memory, so both see one due store); yield it; stop on exit.
 
-    The planner's lease (how long a sweep may hold an item or a claim before another takes it over) must stay
-    well above `compose_timeout` (after which the template is used) plus a platform send.
+    The planner's lease (SOUVENIR_PROACTIVE_LEASE_S) is how long a claim lasts without renewal; the sweep renews
+    its claims while composing, so a slow model is never overtaken, and a killed replica's claims are taken over
+    by the first sweep (of any replica) one lease after it died.
     """
     sweeper = Sweeper(
         settings,

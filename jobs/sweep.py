@@ -7,9 +7,10 @@ occurrences (one round trip), composes, turns the claims into "sending" (only a 
 trip), sends, writes the outcome (sent, given back, moved to the next occurrence; one round trip), and adds
 the messages to the conversation windows and the disclosure marks to the profiles (one round trip each).
 
-A sweep that dies before "sending" is recovered after the lease (its claims are taken over). One that dies
-while a chunk is being sent leaves those occurrences "sending", never retried: a rare lost message (at most one
-chunk) rather than a duplicate.
+A live sweep renews its claims while it composes; one that dies before "sending" is recovered one lease
+(SOUVENIR_PROACTIVE_LEASE_S, 60 s) after its last renewal: the next sweep of any replica takes its claims
+over. One that dies while a chunk is being sent leaves those occurrences "sending", never retried: a rare
+lost message (at most one chunk) rather than a duplicate.
 """
 
 from __future__ import annotations
@@ -84,8 +85,10 @@ class Sweeper:
         retry_delay: timedelta = timedelta(minutes=1),
         metrics: ProactiveMetrics | None = None,
         identities: Identities | None = None,
+        renew_every: timedelta | None = None,
     ) -> None:
         self._settings = settings
+        self._renew_every = renew_every or due.lease / 3  # three chances to renew before the lease runs out
         self._identities = identities or NoIdentities()  # a linked person is written to where last seen
         self._metrics = metrics or NoMetrics()
         self._due = due
@@ -225,7 +228,12 @@ class Sweeper:
     async def _send_chunk(self, chunk: list[tuple[Send, Claim]]) -> list[_Result | None]:
         """Compose, then mark "sending" together, then send: at most one chunk is ever "sending" at once, which
         bounds what a crash at the worst moment can lose."""
-        texts = await asyncio.gather(*(self._guarded(s.request.member, self._compose(s)) for s, _ in chunk))
+        renewing = asyncio.create_task(self._keep_claims([send.request for send, _ in chunk]))  # noqa: RUF006 - awaited below
+        try:
+            texts = await asyncio.gather(*(self._guarded(s.request.member, self._compose(s)) for s, _ in chunk))
+        finally:
+            renewing.cancel()
+            await asyncio.gather(renewing, return_exceptions=True)
         composed = [(send, claim, text) for (send, claim), text in zip(chunk, texts, strict=True) if text is not None]
         started = await self._due.begin_send([send.request for send, _, _ in composed], self._clock.now())
         results: list[_Result | None] = []
@@ -237,6 +245,16 @@ class Sweeper:
         deliveries = (self._guarded(s.request.member, self._deliver(s, c, t)) for s, c, t in sending)
         results += await asyncio.gather(*deliveries)
         return results
+
+    async def _keep_claims(self, requests: list[ClaimRequest]) -> None:
+        """While composing (a slow model may take longer than the lease), renew the claims so no other replica
+        takes them over; a killed process stops renewing, and its claims are taken over one lease later."""
+        while True:
+            await asyncio.sleep(self._renew_every.total_seconds())
+            try:
+                await self._due.renew(requests, self._clock.now())
+            except Exception:
+                log.warning("could not renew %d claim(s); another sweep may take them over", len(requests))
 
     async def _compose(self, send: Send) -> tuple[str, bool]:
         profile = send.profile

@@ -111,6 +111,8 @@ class RedisConversationLocks:
             token = int(await self._acquire(keys=keys, args=[owner, self._ttl_ms, _FENCE_LIFETIME_MS]))
             if token:
                 return token
+            if delay == self._first_poll_s:
+                log.debug("conversation %s is being answered by another process; waiting for its lock", conversation_id)
             await asyncio.sleep(delay * random.uniform(0.5, 1.0))  # jitter: waiters of two processes interleave
             delay = min(delay * 2, self._max_poll_s)
 

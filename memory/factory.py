@@ -31,6 +31,7 @@ async def open_long_term_memory(
     cipher: TextCipher | None = None,
     people: KnownPeople | None = None,
     crisis_notes: CrisisNotes | None = None,
+    index_generation: int = 0,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
@@ -38,11 +39,13 @@ async def open_long_term_memory(
     writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns;
     `embedder` (else the configured one is opened here) embeds memories and queries; `cipher` seals what the
     index keeps (none: kept clear); `people` lists everyone for the episode retention sweep
-    (SOUVENIR_EPISODE_RETENTION_DAYS)."""
+    (SOUVENIR_EPISODE_RETENTION_DAYS); `index_generation` is the index in use (memory/schema.py)."""
     async with AsyncExitStack() as stack:
         if embedder is None:  # else the app's, shared with the mood reader
             embedder = await stack.enter_async_context(open_embedder(settings))
-        index = await stack.enter_async_context(open_memory_index(settings, embedder, clock=clock, cipher=cipher))
+        index = await stack.enter_async_context(
+            open_memory_index(settings, embedder, clock=clock, cipher=cipher, generation=index_generation)
+        )
         if settings.episode_retention_days is not None and people is not None:
             keep = timedelta(days=settings.episode_retention_days)
             await stack.enter_async_context(sweeping(EpisodeRetention(index, people, clock, keep=keep)))

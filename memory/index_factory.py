@@ -37,10 +37,21 @@ def backend_for(settings: Settings) -> IndexBackend:
     return IndexBackend.EDGE if settings.qdrant_url is None else IndexBackend.SERVER
 
 
-async def _open_edge(settings: Settings, dimension: int) -> IndexDriver:
+def edge_directory(generation: int) -> str:
+    """Generation 0 is the first index; `souvenir reindex` builds each next one beside it (memory/schema.py)."""
+    return EDGE_DIRECTORY if generation == 0 else f"{EDGE_DIRECTORY}-{generation}"
+
+
+def server_collection(generation: int) -> str:
+    from memory.qdrant.server import COLLECTION
+
+    return COLLECTION if generation == 0 else f"{COLLECTION}_{generation}"
+
+
+async def _open_edge(settings: Settings, dimension: int, generation: int = 0) -> IndexDriver:
     from memory.qdrant.edge import EdgeDriver
 
-    return await EdgeDriver.open(settings.data_dir / EDGE_DIRECTORY, dimension)
+    return await EdgeDriver.open(settings.data_dir / edge_directory(generation), dimension)
 
 
 def collection_layout(settings: Settings) -> CollectionLayout:
@@ -54,7 +65,7 @@ def collection_layout(settings: Settings) -> CollectionLayout:
     )
 
 
-async def _open_server(settings: Settings, dimension: int) -> IndexDriver:
+async def _open_server(settings: Settings, dimension: int, generation: int = 0) -> IndexDriver:
     from qdrant_client import AsyncQdrantClient
 
     from memory.qdrant.server import ServerDriver
@@ -62,16 +73,31 @@ async def _open_server(settings: Settings, dimension: int) -> IndexDriver:
     api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
     client = AsyncQdrantClient(url=settings.qdrant_url, api_key=api_key)
     try:
-        return await ServerDriver.open(client, dimension, layout=collection_layout(settings))
+        from memory.schema import SCHEMA_VERSION, embedding_id
+
+        built_by = {"souvenir_schema_version": SCHEMA_VERSION, "embedding": embedding_id(settings)}
+        built_by["dimension"] = dimension
+        return await ServerDriver.open(
+            client,
+            dimension,
+            collection=server_collection(generation),
+            layout=collection_layout(settings),
+            metadata=built_by,
+        )
     except BaseException:
         await client.close()
         raise
 
 
-DRIVERS: dict[IndexBackend, Callable[[Settings, int], Awaitable[IndexDriver]]] = {
+DRIVERS: dict[IndexBackend, Callable[[Settings, int, int], Awaitable[IndexDriver]]] = {
     IndexBackend.EDGE: _open_edge,
     IndexBackend.SERVER: _open_server,
 }
+
+
+async def open_index_driver(settings: Settings, dimension: int, generation: int = 0) -> IndexDriver:
+    """The bare driver of one index generation (a reindex reads one and writes the next); close it after use."""
+    return await DRIVERS[backend_for(settings)](settings, dimension, generation)
 
 
 class _UtcClock:
@@ -81,15 +107,19 @@ class _UtcClock:
 
 @asynccontextmanager
 async def open_memory_index(
-    settings: Settings, embedder: Embedder, *, clock: Clock | None = None, cipher: TextCipher | None = None
+    settings: Settings,
+    embedder: Embedder,
+    *,
+    clock: Clock | None = None,
+    cipher: TextCipher | None = None,
+    generation: int = 0,
 ) -> AsyncIterator[QdrantMemoryIndex]:
     """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit; `cipher`
-    seals the payloads' words (none: kept clear)."""
-    backend = backend_for(settings)
-    driver = await DRIVERS[backend](settings, embedder.dimension)
+    seals the payloads' words (none: kept clear); `generation` is the one in use (memory/schema.py)."""
+    driver = await open_index_driver(settings, embedder.dimension, generation)
     # The embedded engine has one writer, this process (its data dir is locked): records read by recall can
     # be kept. Not with a server, where another replica may change them.
-    cached = EMBEDDED_CACHED_RECORDS if backend is IndexBackend.EDGE else 0
+    cached = EMBEDDED_CACHED_RECORDS if backend_for(settings) is IndexBackend.EDGE else 0
     index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cached_records=cached, cipher=cipher)
     try:
         yield index

@@ -27,6 +27,12 @@ log = logging.getLogger(__name__)
 NO_PINGS = discord.AllowedMentions.none()
 
 
+class IdentifyGate(Protocol):
+    """Paces IDENTIFY across every process of the bot (Discord allows one per rate-limit bucket per 5 s)."""
+
+    async def wait_turn(self, bucket: int) -> None: ...
+
+
 class MessageHandler(Protocol):
     """The engine as this adapter sees it. None means "already answered" (a platform re-delivery)."""
 
@@ -61,6 +67,7 @@ class SouvenirClient(discord.Client):
         handler: MessageHandler,
         user_commands: UserCommands,
         timings: GatewayTimings = DEFAULT_TIMINGS,
+        identify_gate: IdentifyGate | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -73,8 +80,12 @@ class SouvenirClient(discord.Client):
         add_slash_commands(self.tree, user_commands)
         self._answering: set[asyncio.Task[Any]] = set()
         self._stopping = False
+        self._identify_gate = identify_gate
+        self._max_concurrency = 1  # Discord's session_start_limit, read once logged in (when a gate paces us)
 
     async def setup_hook(self) -> None:
+        if self._identify_gate is not None:
+            await self._read_max_concurrency()
         self.add_dynamic_items(*COMPONENT_ITEMS)
         await self.tree.set_translator(FrenchTranslator())
         try:
@@ -86,8 +97,17 @@ class SouvenirClient(discord.Client):
             log.info("synced %d slash commands", len(synced))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        if not initial:
+        if self._identify_gate is not None:  # shared with the bot's other processes, through Redis
+            await self._identify_gate.wait_turn((shard_id or 0) % self._max_concurrency)
+        elif not initial:
             await asyncio.sleep(self.timings.identify_interval_s)
+
+    async def _read_max_concurrency(self) -> None:
+        try:
+            _, _, limits = await self.http.get_bot_gateway()
+            self._max_concurrency = max(1, int(limits["max_concurrency"]))
+        except (discord.HTTPException, discord.GatewayNotFound, KeyError, TypeError, ValueError):
+            log.warning("could not read Discord's max_concurrency; identifying one shard at a time")
 
     async def on_message(self, message: discord.Message) -> None:
         if self._stopping:

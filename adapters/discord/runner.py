@@ -12,6 +12,7 @@ import discord
 from adapters.discord.client import (
     DEFAULT_TIMINGS,
     GatewayTimings,
+    IdentifyGate,
     MessageHandler,
     ShardedSouvenirClient,
     SouvenirClient,
@@ -37,8 +38,11 @@ async def run_discord(
     commands: UserCommands,
     timings: GatewayTimings = DEFAULT_TIMINGS,
     avatar: BotAvatar | None = None,
+    identify_gate: IdentifyGate | None = None,
 ) -> AsyncIterator[DiscordMessenger]:
     """Logs in, syncs the slash commands, waits for the gateway's READY, then yields the messenger.
+
+    With `identify_gate`, each shard's IDENTIFY waits for its turn across every process of the bot.
 
     The client runs as a task of the current loop and is closed on exit, including on cancellation.
     """
@@ -51,11 +55,12 @@ async def run_discord(
             handler=engine,
             user_commands=commands,
             timings=timings,
+            identify_gate=identify_gate,
             shard_count=settings.discord_shards,
             shard_ids=settings.discord_shard_id_list,  # None: every shard in this process
         )
     else:
-        client = SouvenirClient(handler=engine, user_commands=commands, timings=timings)
+        client = SouvenirClient(handler=engine, user_commands=commands, timings=timings, identify_gate=identify_gate)
     async with client:
         running = asyncio.create_task(client.start(settings.discord_token.get_secret_value()), name="discord")
         try:

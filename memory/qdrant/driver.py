@@ -80,6 +80,15 @@ class IndexDriver(Protocol):
 
     async def delete(self, where: Where) -> None: ...
 
+    async def walk(self, after: str | None, limit: int) -> tuple[list[Hit], str | None]:
+        """Every point of every person, in id order, a page at a time (payload, no vectors): the page after
+        `after` (None: the first) and where the next one starts (None: that was the last). For a reindex."""
+        ...
+
+    async def total(self) -> int:
+        """How many points the index holds, all people together."""
+        ...
+
     async def optimize(self) -> None:
         """Compact storage after deletions (an erasure), off the event loop."""
         ...

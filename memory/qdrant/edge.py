@@ -208,6 +208,19 @@ class EdgeDriver:
         records, _next = self._shard.scroll(request)
         return [Hit(str(r.id), float(r.order_value or 0.0), dict(r.payload or {})) for r in records]
 
+    async def walk(self, after: str | None, limit: int) -> tuple[list[Hit], str | None]:
+        request = qe.ScrollRequest(limit=limit, offset=after, with_payload=True, with_vector=False)
+
+        def page() -> tuple[list[Hit], str | None]:
+            records, following = self._shard.scroll(request)
+            hits = [Hit(str(r.id), 0.0, dict(r.payload or {})) for r in records]
+            return hits, None if following is None else str(following)
+
+        return await asyncio.to_thread(page)
+
+    async def total(self) -> int:
+        return await asyncio.to_thread(self._shard.count, qe.CountRequest(exact=True))
+
     async def count(self, where: Where) -> int:
         return await asyncio.to_thread(self._shard.count, qe.CountRequest(exact=True, filter=_filter(where)))
 

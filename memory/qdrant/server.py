@@ -92,6 +92,7 @@ class ServerDriver:
         dimension: int,
         collection: str = COLLECTION,
         layout: CollectionLayout = CollectionLayout(),
+        metadata: dict[str, Any] | None = None,
     ) -> ServerDriver:
         """Use `collection`, creating it with its indexes and `layout` on first start; checks the vector size."""
         if await _call(client.collection_exists(collection)):
@@ -106,7 +107,7 @@ class ServerDriver:
             await _create_indexes(client, collection, exclude=set(info.payload_schema))  # fields added later
             await _follow_layout(client, collection, info.config.params, layout)
             return cls(client, collection)
-        await _create(client, collection, dimension, layout)
+        await _create(client, collection, dimension, layout, metadata)
         return cls(client, collection)
 
     async def upsert(self, user_key: str, points: Sequence[IndexPoint]) -> None:
@@ -178,6 +179,15 @@ class ServerDriver:
         )
         return [Hit(str(r.id), float(r.order_value or 0.0), dict(r.payload or {})) for r in records]
 
+    async def walk(self, after: str | None, limit: int) -> tuple[list[Hit], str | None]:
+        records, following = await _call(
+            self._client.scroll(self._collection, limit=limit, offset=after, with_payload=True, with_vectors=False)
+        )
+        return _hits(records), None if following is None else str(following)
+
+    async def total(self) -> int:
+        return (await _call(self._client.count(self._collection, exact=True))).count
+
     async def count(self, where: Where) -> int:
         result = await _call(self._client.count(self._collection, count_filter=_filter(where), exact=True))
         return result.count
@@ -196,7 +206,15 @@ class ServerDriver:
         await self._client.close()
 
 
-async def _create(client: AsyncQdrantClient, collection: str, dimension: int, layout: CollectionLayout) -> None:
+async def _create(
+    client: AsyncQdrantClient,
+    collection: str,
+    dimension: int,
+    layout: CollectionLayout,
+    metadata: dict[str, Any] | None = None,
+) -> None:
+    """`metadata` (what built the collection: schema version, embedding model, vector size) is for whoever looks
+    at the cluster; Souvenir itself reads the index in use from Redis (memory/schema.py)."""
     try:
         await client.create_collection(
             collection,
@@ -206,6 +224,7 @@ async def _create(client: AsyncQdrantClient, collection: str, dimension: int, la
             shard_number=layout.shard_number,
             replication_factor=layout.replication_factor,
             write_consistency_factor=layout.write_consistency_factor,
+            metadata=metadata,
         )
     except UnexpectedResponse as exc:
         if exc.status_code != 409:  # another process created it first: fine

@@ -58,6 +58,7 @@ class RestState:
     typing: list[int] = field(default_factory=list)
     command_syncs: list[list[Payload]] = field(default_factory=list)
     callbacks: list[Payload] = field(default_factory=list)
+    max_concurrency: int = 1  # session_start_limit: shards that may IDENTIFY together per 5 s
     dm_channels: dict[int, int] = field(default_factory=dict)  # user id → channel id
     channel_recipients: dict[int, Payload] = field(default_factory=dict)
     interactions: dict[str, Payload] = field(default_factory=dict)  # token → interaction payload
@@ -92,7 +93,7 @@ class FakeRest:
         ]
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
-        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}
+        limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": self.state.max_concurrency}
         return json_response(
             {"url": self.state.gateway_url, "shards": self.state.shard_count, "session_start_limit": limit}
         )

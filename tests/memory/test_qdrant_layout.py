@@ -61,6 +61,14 @@ async def test_the_collection_is_created_with_the_layout_and_person_and_kind_ind
     await driver.close()
 
 
+async def test_the_collection_records_what_built_it_in_its_metadata() -> None:
+    client = RecordingQdrant()
+    built_by = {"souvenir_schema_version": 1, "embedding": "openai-compatible:embed-b", "dimension": 8}
+    driver = await ServerDriver.open(client, 8, collection="souvenir_memories_1", metadata=built_by)
+    assert client.created["metadata"] == built_by
+    await driver.close()
+
+
 async def test_an_existing_collection_takes_a_new_replication_and_write_consistency() -> None:
     client = RecordingQdrant()
     await client.create_collection(

@@ -1,0 +1,116 @@
+"""`souvenir migrate` and `souvenir reindex`: bring stored data up to this version, and re-embed every memory
+after the embedding model changed (memory/schema.py, memory/reindex.py)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import AsyncExitStack, asynccontextmanager
+
+import redis.asyncio as aioredis
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from bot.config import Settings
+from bot.errors import ConfigError
+from memory.crypto.startup import cipher_for
+from memory.data_dir_lock import hold_data_dir
+from memory.embedded_redis import embedded_redis
+from memory.index_factory import backend_for, edge_directory, open_embedder, open_index_driver, server_collection
+from memory.qdrant.driver import IndexDriver
+from memory.redis_connect import redis_client
+from memory.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
+from memory.schema import IndexInUse, SchemaRecord, embedding_id, migrate
+
+
+@asynccontextmanager
+async def _stores(settings: Settings, *, index: bool) -> AsyncIterator[aioredis.Redis]:
+    """Redis. The embedded one, and with `index` the embedded memory index, belong to the data dir's owner: no
+    bot may be running on it then."""
+    async with AsyncExitStack() as stack:
+        url = settings.redis_url
+        if settings.redis_embedded or (index and settings.qdrant_url is None):
+            stack.enter_context(hold_data_dir(settings.data_dir))
+        if settings.redis_embedded:
+            url = await stack.enter_async_context(embedded_redis(settings.data_dir))
+        client = redis_client(settings, url)
+        stack.push_async_callback(client.aclose)
+        yield client
+
+
+async def run_migrate(settings: Settings, console: Console | None = None) -> int:
+    console = console or Console()
+    async with _stores(settings, index=False) as client:
+        steps = await migrate(client, settings)
+        version = await SchemaRecord(client).version()
+    for step in steps:
+        console.print(f"migrated: {step}")
+    if not steps:
+        console.print(f"nothing to migrate: the stored data is at schema version {version}")
+    return 0
+
+
+def _where(settings: Settings, generation: int) -> str:
+    if backend_for(settings).value == "edge":
+        return str(settings.data_dir / edge_directory(generation))
+    return f"collection {server_collection(generation)}"
+
+
+async def run_reindex(settings: Settings, console: Console | None = None) -> int:
+    console = console or Console()
+    async with AsyncExitStack() as stack:
+        client = await stack.enter_async_context(_stores(settings, index=True))
+        for step in await migrate(client, settings):
+            console.print(f"migrated: {step}")
+        schema, checkpoints = SchemaRecord(client), ReindexCheckpoint(client)
+        # Sealed memories are opened to be re-embedded (and stay sealed): the same key check as a start.
+        master = settings.encryption_key.get_secret_value() if settings.encryption_key else None
+        cipher = await cipher_for(client, master)
+        in_use = await schema.index()
+        assert in_use is not None  # migrate records it
+        embedder = await stack.enter_async_context(open_embedder(settings))
+        wanted = embedding_id(settings)
+        resumed = await checkpoints.read()
+        if in_use.embedding == wanted and in_use.dimension in (None, embedder.dimension):
+            console.print(f"nothing to reindex: the memory index is already built with {wanted}")
+            return 0
+        if in_use.dimension is None:
+            raise ConfigError(
+                f"the vector size of the index in use ({in_use.embedding}) was never recorded: start Souvenir once "
+                "with the old embedding settings, then run `souvenir reindex` with the new ones"
+            )
+        start = target_of(in_use, wanted, resumed)
+        source = await _driver(stack, settings, in_use.dimension, in_use.generation)
+        target = await _driver(stack, settings, embedder.dimension, start.generation)
+        into = _where(settings, start.generation)
+        console.print(
+            f"re-embedding every memory with {wanted} ({embedder.dimension}-d) into {into}"
+            + (f", resuming after {start.copied}" if start.copied else "")
+            + f"; the bot keeps answering from {_where(settings, in_use.generation)} meanwhile"
+        )
+        columns = (TextColumn("memories"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=console) as bar:
+            task = bar.add_task("reindex", total=None)
+
+            def show(copied: int, total: int) -> None:
+                bar.update(task, completed=copied, total=total)
+
+            done = await copy_index(source, target, embedder, checkpoints, start, progress=show, cipher=cipher)
+        changed, removed = await reconcile(source, target, embedder, cipher=cipher)
+        console.print(f"caught up with the replicas: {changed} memories added or changed meanwhile, {removed} gone")
+        new = await switch_to(schema, checkpoints, in_use, done, embedder.dimension)
+    _report(console, settings, in_use, new, done.copied)
+    return 0
+
+
+async def _driver(stack: AsyncExitStack, settings: Settings, dimension: int, generation: int) -> IndexDriver:
+    driver = await open_index_driver(settings, dimension, generation)
+    stack.push_async_callback(driver.close)
+    return driver
+
+
+def _report(console: Console, settings: Settings, old: IndexInUse, new: IndexInUse, copied: int) -> None:
+    console.print(
+        f"switched: {copied} memories re-embedded with {new.embedding}; the index in use is now "
+        f"{_where(settings, new.generation)}. Restart every replica with the new embedding settings; "
+        f"{_where(settings, old.generation)} is no longer read and can be deleted once they run."
+    )

@@ -1,0 +1,119 @@
+"""The version of what Souvenir stores, and which memory index is in use — one Redis hash all replicas share.
+
+`souvenir:schema`: `version` (the stored layout's version; absent = a store from before versioning, 0),
+`index_generation` (which memory index serves: 0 is `data_dir/qdrant` or the `souvenir_memories` collection,
+n > 0 is `qdrant-n` or `souvenir_memories_n`), `index_embedding` (the embedding model that built it, as
+`embedding_id` names it) and `index_dimension` (its vector size, once known). `migrate` brings an older store
+up to `SCHEMA_VERSION`, one step at a time, each step idempotent and written in one transaction with its version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis.asyncio as aioredis
+from redis.exceptions import WatchError
+
+from bot.config import Settings
+from bot.errors import ConfigError
+
+SCHEMA_KEY = "souvenir:schema"
+SCHEMA_VERSION = 1
+
+
+def embedding_id(settings: Settings) -> str:
+    """The embedding model as the settings name it: a different id means different vectors."""
+    if settings.embedding_provider == "use":
+        return "use:universal-sentence-encoder-multilingual"
+    return f"openai-compatible:{settings.embedding_model or 'default'}"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexInUse:
+    generation: int
+    embedding: str
+    dimension: int | None  # None until a process with the embedder loaded records it
+
+
+def _text(value: str | bytes | None) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+class SchemaRecord:
+    def __init__(self, client: aioredis.Redis) -> None:
+        self._redis = client
+
+    async def version(self) -> int:
+        return int(_text(await self._redis.hget(SCHEMA_KEY, "version")) or 0)  # type: ignore[misc]
+
+    async def index(self) -> IndexInUse | None:
+        fields = {_text(k): _text(v) for k, v in (await self._redis.hgetall(SCHEMA_KEY)).items()}  # type: ignore[misc]
+        if fields.get("index_embedding") is None:
+            return None
+        dimension = fields.get("index_dimension")
+        return IndexInUse(int(fields.get("index_generation") or 0), fields["index_embedding"] or "",
+                          int(dimension) if dimension else None)  # fmt: skip
+
+    async def note_dimension(self, in_use: IndexInUse, dimension: int) -> IndexInUse:
+        """Record the vector size of the index in use, the first time a process knows it."""
+        if in_use.dimension is None:
+            await self._redis.hsetnx(SCHEMA_KEY, "index_dimension", dimension)  # type: ignore[misc]
+            return IndexInUse(in_use.generation, in_use.embedding, dimension)
+        return in_use
+
+    async def switch_index(self, expected_generation: int, new: IndexInUse) -> None:
+        """Point every replica at a new index, atomically, only if the one in use is still `expected`."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            try:
+                await pipe.watch(SCHEMA_KEY)
+                current = _text(await pipe.hget(SCHEMA_KEY, "index_generation"))  # type: ignore[misc]
+                if int(current or 0) != expected_generation:
+                    raise ConfigError(f"the memory index in use changed meanwhile (now generation {current})")
+                pipe.multi()
+                pipe.hset(SCHEMA_KEY, mapping={"index_generation": new.generation, "index_embedding": new.embedding,
+                                               "index_dimension": new.dimension or 0})  # fmt: skip
+                await pipe.execute()
+            except WatchError as exc:
+                raise ConfigError("the memory index in use changed meanwhile; run `souvenir reindex` again") from exc
+
+
+async def migrate(client: aioredis.Redis, settings: Settings) -> list[str]:
+    """Bring the store up to SCHEMA_VERSION; one line per step done (none: it was already current)."""
+    record = SchemaRecord(client)
+    done: list[str] = []
+    version = await record.version()
+    if version > SCHEMA_VERSION:
+        raise ConfigError(
+            f"the stored data has schema version {version}, newer than this Souvenir ({SCHEMA_VERSION}): "
+            "upgrade Souvenir rather than run an older one on it"
+        )
+    if version < 1:
+        done.append(await _to_1(client, settings))
+    return done
+
+
+async def _to_1(client: aioredis.Redis, settings: Settings) -> str:
+    """Version 1 records which index is in use and what built it: the existing index (generation 0), built —
+    before versioning there was no other way — with the embedding model configured now (its vector size is
+    checked when it opens, and recorded then)."""
+    embedding = embedding_id(settings)
+    async with client.pipeline(transaction=True) as pipe:
+        pipe.hsetnx(SCHEMA_KEY, "index_generation", 0)
+        pipe.hsetnx(SCHEMA_KEY, "index_embedding", embedding)
+        pipe.hset(SCHEMA_KEY, "version", 1)
+        await pipe.execute()
+    return f"schema 0 → 1: recorded the memory index in use (generation 0, built with {embedding})"
+
+
+def check_index(in_use: IndexInUse, settings: Settings, dimension: int) -> None:
+    """At start: the configured embedder must be the one that built the index in use."""
+    configured = embedding_id(settings)
+    if in_use.embedding == configured and in_use.dimension in (None, dimension):
+        return
+    built = f"{in_use.embedding}" + (f", {in_use.dimension}-d" if in_use.dimension else "")
+    raise ConfigError(
+        f"the memory index was built with {built} but the settings now give {configured}, {dimension}-d "
+        "(SOUVENIR_EMBEDDING_PROVIDER / SOUVENIR_EMBEDDING_MODEL changed). Run `souvenir reindex` to re-embed "
+        "every memory with the new model (the running bot keeps answering from the old index until the new one "
+        "is ready), or set the embedding settings back."
+    )
