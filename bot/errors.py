@@ -35,3 +35,7 @@ class ErasedMeanwhile(SouvenirError):
 
 class ConversationLockLost(SouvenirError):
     """A reply's conversation lock expired and another process took it: this reply's writes were refused."""
+
+
+class VoiceUnavailable(SouvenirError):
+    """Transcription or speech could not be had: not configured, or the audio service failed."""

@@ -277,7 +277,9 @@ def _turn_from_json(raw: str | bytes) -> ChatTurn:
     )
 
 
-_BOOL_FIELDS = {"checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen"}
+_BOOL_FIELDS = {
+    "checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen", "voice_replies",
+}  # fmt: skip
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
 
 

@@ -11,6 +11,8 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Literal
 
+from bot.engine.voice_note import VoiceNote
+
 Role = Literal["user", "assistant"]
 
 
@@ -62,6 +64,7 @@ class IncomingMessage:
     chat_kind: ChatKind = ChatKind.PRIVATE
     language_hint: str | None = None  # e.g. Telegram's `language_code`, Discord's locale
     reply_to_message_id: str | None = None
+    by_voice: bool = False  # the text is the transcript of a voice note the person sent
 
     @property
     def scope(self) -> str:
@@ -81,6 +84,7 @@ class Reply:
     language: str  # "en" | "fr"
     disclosed: bool = False  # carries the AI disclosure
     fallback: bool = False  # the LLM failed; this is the kind fallback text
+    voice: VoiceNote | None = None  # the text spoken, when the person asked for voice replies (/voice on)
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +141,7 @@ class UserProfile:
     # How they want to be addressed: said in conversation ("call me Max", "on peut se tutoyer") or /profile.
     pronouns: str = ""
     address_form: str | None = None  # "tu" | "vous": how to say "you" to them in French
+    voice_replies: bool = False  # /voice on: replies and unprompted messages come as voice notes
 
 
 @dataclass(frozen=True, slots=True)
