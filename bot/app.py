@@ -37,9 +37,13 @@ from bot.engine.ports import (
     OccasionPlanner,
     UserDataEraser,
 )
+from bot.engine.voice import VoiceLimits
+from bot.engine.voice_conversation import VoiceConversation
+from bot.engine.voice_messenger import SpeakingMessenger
 from bot.errors import ConfigError, StoreUnavailable
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
+from bot.llm.audio import open_audio
 from bot.llm.factory import open_language_model
 from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
@@ -60,6 +64,7 @@ from memory.mood.series import RedisMoodSeries
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
+from memory.voice_archive import VoiceFiles
 
 log = logging.getLogger(__name__)
 
@@ -111,6 +116,7 @@ class Core:
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
     identities: RedisIdentities | None = None  # which accounts are one person (/link)
+    conversation: VoiceConversation | None = None  # the engine with voice notes in and out (what adapters use)
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -234,13 +240,28 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             identities=identities,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
+        audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
+        voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None
+        kept_audio = [voice_files] if voice_files is not None else []
+        conversation = VoiceConversation(
+            engine,
+            profiles=profiles,
+            claims=claims,
+            transcriber=audio,
+            speech=audio,
+            speaking_voice=persona.speaking_voice or settings.voice_tts_voice,
+            limits=VoiceLimits(max_seconds=settings.voice_max_seconds, max_chars=settings.voice_max_chars),
+            default_language=settings.default_language,
+            identities=identities,
+            archive=voice_files,
+        )
         commands = UserCommands(
             profiles=profiles,
             memories=memory,
             window=window,
             planner=planner,
             # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks],
+            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks, *kept_audio],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -249,6 +270,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             trail=trail,
             moods=MoodHistoryService(moods, clock),
             identities=identities,
+            voice_speaking=audio is not None,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
@@ -258,7 +280,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar, identities,
+            readiness, metrics, metrics_page, moods, avatar, identities, conversation,
         )  # fmt: skip
 
 
@@ -293,21 +315,28 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
     """Start the configured platforms, then the scheduler that writes first through them."""
     settings = core.settings
     messengers: dict[str, Messenger] = {}
+    speaking: dict[str, Messenger] = {}  # what the scheduler writes through: spoken for people with /voice on
+    conversation = core.conversation
+    engine = conversation or core.engine
     async with AsyncExitStack() as stack:
         # Platform libraries are imported only when configured: they are heavy and most installs use one.
         if settings.telegram_token is not None:
             from adapters.telegram import run_telegram
 
-            messengers["telegram"] = await stack.enter_async_context(
-                run_telegram(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
+            telegram = await stack.enter_async_context(
+                run_telegram(settings, engine=engine, commands=core.commands, avatar=core.avatar, voice=conversation)
             )
+            messengers["telegram"] = telegram
+            speaking["telegram"] = SpeakingMessenger(telegram, conversation) if conversation else telegram
             _watch_platform(stack, core.readiness, "telegram", messengers["telegram"])
         if settings.discord_token is not None:
             from adapters.discord import run_discord
 
-            messengers["discord"] = await stack.enter_async_context(
-                run_discord(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
+            discord = await stack.enter_async_context(
+                run_discord(settings, engine=engine, commands=core.commands, avatar=core.avatar, voice=conversation)
             )
+            messengers["discord"] = discord
+            speaking["discord"] = SpeakingMessenger(discord, conversation) if conversation else discord
             _watch_platform(stack, core.readiness, "discord", messengers["discord"])
         await stack.enter_async_context(
             open_proactive_jobs(
@@ -318,7 +347,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 dated_events=core.memory,
                 memory=core.memory,
                 llm=core.llm,
-                messengers=messengers,
+                messengers=speaking,
                 clock=core.clock,
                 persona=core.engine.persona,
                 moods=core.moods,

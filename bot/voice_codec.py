@@ -45,7 +45,7 @@ def _is_ogg_opus(audio: bytes) -> bool:
 def _decoded(audio: bytes) -> np.ndarray[Any, np.dtype[np.float32]]:
     """Mono float samples at 48 kHz."""
     resampler = av.AudioResampler(format="flt", layout="mono", rate=_RATE)
-    chunks: list[np.ndarray[Any, np.dtype[np.float32]]] = []
+    chunks: list[np.ndarray[Any, Any]] = []
     with av.open(io.BytesIO(audio), mode="r") as container:
         if not container.streams.audio:
             raise ValueError("no audio stream")

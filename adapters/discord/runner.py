@@ -18,6 +18,7 @@ from adapters.discord.client import (
 )
 from adapters.discord.endpoints import point_discord_at
 from adapters.discord.messenger import DiscordMessenger
+from adapters.discord.voice import VoiceEngine
 from bot.avatar import BotAvatar
 from bot.config import Settings
 from bot.engine.commands import UserCommands
@@ -37,6 +38,7 @@ async def run_discord(
     commands: UserCommands,
     timings: GatewayTimings = DEFAULT_TIMINGS,
     avatar: BotAvatar | None = None,
+    voice: VoiceEngine | None = None,
 ) -> AsyncIterator[DiscordMessenger]:
     """Logs in, syncs the slash commands, waits for the gateway's READY, then yields the messenger.
 
@@ -51,11 +53,12 @@ async def run_discord(
             handler=engine,
             user_commands=commands,
             timings=timings,
+            voice=voice,
             shard_count=settings.discord_shards,
             shard_ids=settings.discord_shard_id_list,  # None: every shard in this process
         )
     else:
-        client = SouvenirClient(handler=engine, user_commands=commands, timings=timings)
+        client = SouvenirClient(handler=engine, user_commands=commands, timings=timings, voice=voice)
     async with client:
         running = asyncio.create_task(client.start(settings.discord_token.get_secret_value()), name="discord")
         try:
