@@ -209,6 +209,6 @@ async def test_with_voice_on_the_chat_writes_each_reply_as_an_ogg_opus_file_and_
     assert "echo: Read me a poem" in out
     [line] = [line for line in out.splitlines() if line.startswith("🔊 ")]
     path = Path(line.removeprefix("🔊 ").strip())
-    assert path.parent == data_dir.resolve() and path.suffix == ".ogg"
-    assert opus_stream_info(path.read_bytes())[:2] == ("ogg", "opus")
+    assert path.parent == await asyncio.to_thread(data_dir.resolve) and path.suffix == ".ogg"
+    assert opus_stream_info(await asyncio.to_thread(path.read_bytes))[:2] == ("ogg", "opus")
     assert fake_llm.audio.speeches[-1]["input"].endswith("echo: Read me a poem")

@@ -44,7 +44,7 @@ class VoiceBot:
 
 @pytest.fixture
 async def voice_bot(fake: FakeDiscord, redis: aioredis.Redis, clock: FakeClock) -> AsyncIterator[VoiceBot]:
-    commands, profiles, _ = redis_backed_commands(redis, clock, InMemoryMemoryBrowser(), voice_speaking=True)
+    commands, _, _ = redis_backed_commands(redis, clock, InMemoryMemoryBrowser(), voice_speaking=True)
     engine = EchoEngine(RedisMessageClaims(redis))
     async with FakeOpenAI() as llm, open_audio(voice_settings(llm)) as audio:
         conversation = VoiceConversation(

@@ -26,7 +26,9 @@ ANA = 5151
 
 
 @pytest.fixture
-async def speaking(souvenir: Souvenir, redis_client: aioredis.Redis) -> AsyncIterator[tuple[SpeakingMessenger, FakeOpenAI]]:
+async def speaking(
+    souvenir: Souvenir, redis_client: aioredis.Redis
+) -> AsyncIterator[tuple[SpeakingMessenger, FakeOpenAI]]:
     async with FakeOpenAI() as llm, open_audio(voice_settings(llm)) as audio:
         conversation = VoiceConversation(
             souvenir.engine, profiles=souvenir.profiles, claims=RedisMessageClaims(redis_client), transcriber=audio,
