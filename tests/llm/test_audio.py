@@ -90,3 +90,15 @@ def test_the_endpoint_follows_the_llm_unless_set_and_is_off_when_asked() -> None
     assert anthropic.voice_endpoint is None
     off = Settings(_env_file=None, voice_enabled=False)  # type: ignore[call-arg]
     assert off.voice_endpoint is None
+
+
+def test_voice_on_with_anthropic_needs_an_audio_endpoint_and_a_bad_url_is_refused() -> None:
+    from bot.config import load_settings
+    from bot.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="SOUVENIR_VOICE_BASE_URL: an OpenAI-compatible audio endpoint"):
+        load_settings(_env_file=None, llm_provider="anthropic", llm_api_key="k", voice_enabled=True)
+    with pytest.raises(ConfigError, match="SOUVENIR_VOICE_BASE_URL: expected an http:// or https:// URL"):
+        load_settings(_env_file=None, voice_base_url="whisper:9000")
+    with pytest.raises(ConfigError, match="SOUVENIR_VOICE_MAX_SECONDS"):
+        load_settings(_env_file=None, voice_max_seconds=0)
