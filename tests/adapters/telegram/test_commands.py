@@ -40,6 +40,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "unlink",
         "profile",
         "export",
+        "voice",
         "privacy",
     }
     assert set(english) == set(french) == everything
