@@ -116,6 +116,10 @@ class TerminalChat:
         reply = await self._engine.handle(message)
         if reply is not None:
             self._print(reply.text)
+            if reply.voice is not None:  # /voice on: a terminal plays nothing, so the note goes to a file
+                path = (self._files_dir or Path.cwd()) / f"souvenir-voice-{message.message_id}.ogg"
+                await asyncio.to_thread(path.write_bytes, reply.voice.audio)
+                self._print(f"🔊 {path.resolve()}")
 
     async def _command(self, text: str) -> None:
         name, _, argument = text[1:].partition(" ")
@@ -139,6 +143,8 @@ class TerminalChat:
             self._print((await commands.set_group_sharing(user, argument)).text)
         elif name == "language":
             self._print((await commands.set_language(user, argument)).text)
+        elif name == "voice":
+            self._print((await commands.set_voice(user, argument)).text)
         elif name == "memories" and asks_why(argument):
             why = await commands.why(user, dm_conversation_id(user))
             self._print(why.text)

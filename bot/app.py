@@ -40,9 +40,13 @@ from bot.engine.ports import (
     UserDataEraser,
 )
 from bot.engine.safety import SafetyOptions
+from bot.engine.voice import VoiceLimits
+from bot.engine.voice_conversation import VoiceConversation
+from bot.engine.voice_messenger import SpeakingMessenger, VoiceDelivery
 from bot.errors import ConfigError, StoreUnavailable
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
+from bot.llm.audio import open_audio
 from bot.llm.factory import open_language_model
 from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
@@ -67,12 +71,13 @@ from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
 from memory.outbox import RedisOutbox
 from memory.outbox_worker import OutboxWorker, WorkerOptions, running_worker
-from memory.pseudonyms import RedisPseudonyms, load_or_create_secret, resolving_messengers
+from memory.pseudonyms import RedisPseudonyms, ResolvingMessenger, load_or_create_secret
 from memory.rate_limit import RedisRateLimiter
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
 from memory.schema import IndexInUse, SchemaRecord, check_index, migrate
+from memory.voice_archive import VoiceFiles
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +130,7 @@ class Core:
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
     identities: RedisIdentities | None = None  # which accounts are one person (/link)
     pseudonyms: RedisPseudonyms | None = None  # SOUVENIR_PSEUDONYMOUS_KEYS: the one way back to accounts
+    conversation: VoiceConversation | None = None  # the engine with voice notes in and out (what adapters use)
 
 
 async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
@@ -289,6 +295,21 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         erasers: list[UserDataEraser] = [cipher, erasures, memory, profiles, window, trail, claims, planner]
         erasers += [moods, locks, outbox]
         disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
+        audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
+        voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None
+        kept_audio = [voice_files] if voice_files is not None else []
+        conversation = VoiceConversation(
+            engine,
+            profiles=profiles,
+            claims=claims,
+            transcriber=audio,
+            speech=audio,
+            speaking_voice=persona.speaking_voice or settings.voice_tts_voice,
+            limits=VoiceLimits(max_seconds=settings.voice_max_seconds, max_chars=settings.voice_max_chars),
+            default_language=settings.default_language,
+            identities=identities,
+            archive=voice_files,
+        )
         commands = UserCommands(
             profiles=profiles,
             memories=memory,
@@ -296,7 +317,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             planner=planner,
             # The data key first (crypto-shredding: every copy left on disk is unreadable from here on), then the
             # erasure log: writes in flight see the new epoch before anything is deleted; the disk last.
-            erasers=[*erasers, *disk_erasers],
+            erasers=[*erasers, *kept_audio, *disk_erasers],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -306,6 +327,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             moods=MoodHistoryService(moods, clock),
             identities=identities,
             pseudonyms=pseudonyms,
+            voice_speaking=audio is not None,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
@@ -315,7 +337,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms,
+            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation,
         )  # fmt: skip
 
 
@@ -374,27 +396,35 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
     """Start the configured platforms, then the scheduler that writes first through them."""
     settings = core.settings
     messengers: dict[str, Messenger] = {}
+    speaking: dict[str, Messenger] = {}  # what the scheduler writes through: spoken for people with /voice on
+    conversation = core.conversation
+    engine = conversation or core.engine
     async with AsyncExitStack() as stack:
         # Platform libraries are imported only when configured: they are heavy and most installs use one.
         if settings.telegram_token is not None:
             from adapters.telegram import run_telegram
 
-            messengers["telegram"] = await stack.enter_async_context(
-                run_telegram(settings, engine=core.engine, commands=core.commands, avatar=core.avatar)
+            telegram = await stack.enter_async_context(
+                run_telegram(settings, engine=engine, commands=core.commands, avatar=core.avatar, voice=conversation)
             )
+            messengers["telegram"] = telegram
+            speaking["telegram"] = _outgoing(telegram, core)
             _watch_platform(stack, core.readiness, "telegram", messengers["telegram"])
         if settings.discord_token is not None:
             from adapters.discord import run_discord
 
-            messengers["discord"] = await stack.enter_async_context(
+            discord = await stack.enter_async_context(
                 run_discord(
                     settings,
-                    engine=core.engine,
+                    engine=engine,
                     commands=core.commands,
                     avatar=core.avatar,
+                    voice=conversation,
                     identify_gate=RedisIdentifyGate(core.redis),  # paced across every process of the bot
                 )
             )
+            messengers["discord"] = discord
+            speaking["discord"] = _outgoing(discord, core)
             _watch_platform(stack, core.readiness, "discord", messengers["discord"])
         await stack.enter_async_context(
             open_proactive_jobs(
@@ -405,7 +435,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 dated_events=core.memory,
                 memory=core.memory,
                 llm=core.llm,
-                messengers=resolving_messengers(messengers, core.pseudonyms) if core.pseudonyms else messengers,
+                messengers=speaking,
                 clock=core.clock,
                 persona=core.engine.persona,
                 moods=core.moods,
@@ -414,6 +444,13 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             )
         )
         yield sorted(messengers)
+
+
+def _outgoing(platform: VoiceDelivery, core: Core) -> Messenger:
+    """What the scheduler writes through: to the account behind a pseudonymous key (SOUVENIR_PSEUDONYMOUS_KEYS),
+    spoken for people who turned voice on."""
+    delivery: VoiceDelivery = ResolvingMessenger(platform, core.pseudonyms) if core.pseudonyms else platform
+    return SpeakingMessenger(delivery, core.conversation) if core.conversation else delivery
 
 
 def _watch_platform(stack: AsyncExitStack, readiness: Readiness, name: str, messenger: Messenger) -> None:

@@ -157,7 +157,7 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     print(f"Souvenir: {model} at {settings.llm_base_url or 'its default URL'}; data in {settings.data_dir}")
     async with open_core(settings) as core:
         chat = TerminalChat(
-            engine=core.engine, commands=core.commands, clock=core.clock, user_name=args.user,
+            engine=core.conversation or core.engine, commands=core.commands, clock=core.clock, user_name=args.user,
             files_dir=settings.data_dir,
         )  # fmt: skip
         await chat.run()

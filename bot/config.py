@@ -29,6 +29,7 @@ _DEFAULT_MODELS: dict[str, str] = {
     "openai-compatible": "llama3.2",
 }
 OLLAMA_URL = "http://localhost:11434/v1"
+OPENAI_URL = "https://api.openai.com/v1"
 
 
 class Settings(BaseSettings):
@@ -133,6 +134,16 @@ class Settings(BaseSettings):
     outbox_max_attempts: int = Field(default=5, ge=1)  # failed rounds before an entry goes to the dead letters
     # Encryption at rest (issue 12): the master key that wraps each person's data key; unset = texts kept clear.
     encryption_key: SecretStr | None = None
+    # Voice notes (issue 15): an OpenAI-compatible /audio/transcriptions and /audio/speech endpoint.
+    voice_base_url: str | None = None  # unset: the LLM's base URL when the provider speaks OpenAI's API
+    voice_api_key: SecretStr | None = None  # unset: the LLM's key when the base URL is the LLM's
+    voice_stt_model: str = "whisper-1"
+    voice_tts_model: str = "tts-1"
+    voice_tts_voice: str = "alloy"  # a persona file's `voice` wins
+    voice_enabled: bool | None = None  # unset: on when a base URL is known
+    voice_max_seconds: int = Field(default=300, ge=1, le=3600)
+    voice_max_chars: int = Field(default=600, ge=1, le=4096)  # longer replies are sent as text
+    voice_keep_audio: bool = False  # keep received voice notes' audio in SOUVENIR_DATA_DIR/voice-notes
 
     @field_validator("default_timezone")
     @classmethod
@@ -143,7 +154,7 @@ class Settings(BaseSettings):
             raise ValueError("an IANA time zone name such as Europe/Paris or America/New_York") from exc
         return value
 
-    @field_validator("llm_base_url", "embedding_base_url")
+    @field_validator("llm_base_url", "embedding_base_url", "voice_base_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         if value is None:
@@ -207,6 +218,11 @@ class Settings(BaseSettings):
                     "SOUVENIR_DISCORD_SHARD_IDS: distinct shard numbers below SOUVENIR_DISCORD_SHARDS (which must "
                     "be set too), e.g. SOUVENIR_DISCORD_SHARDS=2 and SOUVENIR_DISCORD_SHARD_IDS=1"
                 )
+        if self.voice_enabled and self.voice_base_url is None and self.llm_provider == "anthropic":
+            raise ValueError(
+                "SOUVENIR_VOICE_BASE_URL: an OpenAI-compatible audio endpoint is required for voice notes when "
+                "SOUVENIR_LLM_PROVIDER=anthropic"
+            )
         if self.qdrant_write_consistency > self.qdrant_replication:
             raise ValueError(
                 "SOUVENIR_QDRANT_WRITE_CONSISTENCY: at most SOUVENIR_QDRANT_REPLICATION (a write cannot be "
@@ -236,6 +252,23 @@ class Settings(BaseSettings):
         if self.discord_shard_ids is None:
             return None
         return [int(part) for part in self.discord_shard_ids.split(",")]
+
+    @property
+    def voice_endpoint(self) -> str | None:
+        """Where voice notes are transcribed and spoken; None when voice is off or no endpoint is known."""
+        if self.voice_enabled is False:
+            return None
+        if self.voice_base_url is not None:
+            return self.voice_base_url
+        if self.llm_provider in ("openai", "openai-compatible"):
+            return self.llm_base_url or OPENAI_URL
+        return None
+
+    @property
+    def voice_key(self) -> SecretStr | None:
+        if self.voice_api_key is not None:
+            return self.voice_api_key
+        return self.llm_api_key if self.voice_base_url is None else None
 
     @property
     def resolved_llm_model(self) -> str:

@@ -39,3 +39,5 @@ class ConversationLockLost(SouvenirError):
 
 class UnreadableText(SouvenirError):
     """A text stored encrypted cannot be opened: its person's data key was destroyed (erased) or is absent."""
+class VoiceUnavailable(SouvenirError):
+    """Transcription or speech could not be had: not configured, or the audio service failed."""

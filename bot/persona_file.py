@@ -26,6 +26,7 @@ class _PersonaFile(BaseModel):
     personality: str = Field(min_length=1)
     speaking_style: str = ""
     boundaries: list[str] = []
+    voice: str = Field(default="", max_length=64)  # the speech voice for voice notes (else SOUVENIR_VOICE_TTS_VOICE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,4 +106,5 @@ def _our_format(text: str, where: str, label: str) -> Persona:
         personality=parsed.personality.strip(),
         speaking_style=parsed.speaking_style.strip(),
         boundaries=tuple(b.strip() for b in parsed.boundaries if b.strip()),
+        speaking_voice=parsed.voice.strip(),
     )

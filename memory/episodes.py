@@ -27,6 +27,7 @@ SAID = "said"  # attributes key: the message as written, shown in /memories and 
 # forgetting one of them takes its words out of this one's indexed text too
 PREVIOUS = "previous"
 NEXT = "next"
+VIA = "via"  # attributes key: "voice" when the message was a voice note (its transcript is what is kept)
 CONTEXT_WORDS = 50
 CONTEXT_TURNS = 1  # messages before and after an episode that are indexed with it
 REPLY_GIST_WORDS = 15
@@ -150,5 +151,9 @@ def episodic_record(exchange: Exchange, earlier: tuple[ChatTurn, ...] = ()) -> M
         valid_from=message.sent_at,
         importance=0.3,
         timezone=exchange.timezone,
-        attributes={SAID: message.text, **({PREVIOUS: " ".join(previous_ids)} if previous_ids else {})},
+        attributes={
+            SAID: message.text,
+            **({PREVIOUS: " ".join(previous_ids)} if previous_ids else {}),
+            **({VIA: "voice"} if message.by_voice else {}),
+        },
     )

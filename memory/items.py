@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from bot.engine.model import DatedEvent, MemoryItem
-from memory.episodes import shown_text
+from memory.episodes import VIA, shown_text
 from memory.extraction.candidates import PRECISION
 from memory.extraction.dated import describe_event
 from memory.records import MemoryKind, MemoryRecord
@@ -24,6 +24,8 @@ def memory_item(record: MemoryRecord, *, full: bool = False) -> MemoryItem:
         extra["recurrence"] = record.recurrence
     if record.subject:
         extra["about"] = record.subject
+    if record.attributes.get(VIA):
+        extra["via"] = record.attributes[VIA]  # "voice": it was said in a voice note
     if full:
         extra.update(
             language=record.language,

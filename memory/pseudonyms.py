@@ -24,7 +24,8 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from bot.engine.model import UserRef
-from bot.engine.ports import Messenger
+from bot.engine.voice_messenger import VoiceDelivery
+from bot.engine.voice_note import VoiceNote
 from bot.errors import UnreadableText, UserUnreachable
 from memory.crypto import PlainCipher, TextCipher
 
@@ -101,16 +102,24 @@ class RedisPseudonyms:
 class ResolvingMessenger:
     """Writes to the platform account behind a pseudonymous key; a person who erased everything is unreachable."""
 
-    def __init__(self, messenger: Messenger, pseudonyms: RedisPseudonyms) -> None:
+    def __init__(self, messenger: VoiceDelivery, pseudonyms: RedisPseudonyms) -> None:
         self._messenger = messenger
         self._pseudonyms = pseudonyms
 
-    async def send_direct(self, user_key: str, text: str) -> None:
+    async def _account(self, user_key: str) -> str:
         account = await self._pseudonyms.platform_account(user_key)
         if account is None:
             raise UserUnreachable(f"no platform account is known for {user_key} any more")
-        await self._messenger.send_direct(account, text)
+        return account
+
+    async def send_direct(self, user_key: str, text: str) -> None:
+        await self._messenger.send_direct(await self._account(user_key), text)
+
+    async def send_voice_direct(self, user_key: str, note: VoiceNote, text: str) -> None:
+        await self._messenger.send_voice_direct(await self._account(user_key), note, text)
 
 
-def resolving_messengers(messengers: Mapping[str, Messenger], pseudonyms: RedisPseudonyms) -> dict[str, Messenger]:
+def resolving_messengers(
+    messengers: Mapping[str, VoiceDelivery], pseudonyms: RedisPseudonyms
+) -> dict[str, ResolvingMessenger]:
     return {platform: ResolvingMessenger(m, pseudonyms) for platform, m in messengers.items()}

@@ -41,3 +41,11 @@ def test_a_broken_persona_file_names_the_setting_and_the_problem(tmp_path: Path,
 def test_a_missing_persona_file_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="cannot read"):
         load_persona(tmp_path / "nope.yaml")
+
+
+def test_a_persona_may_name_its_own_speaking_voice(tmp_path: Path) -> None:
+    path = tmp_path / "nova.yaml"
+    path.write_text("name: Nova\npersonality: Bright.\nvoice: ' nova '\n", encoding="utf-8")
+
+    assert load_persona(path).speaking_voice == "nova"
+    assert load_persona(None).speaking_voice == ""  # the default persona speaks with SOUVENIR_VOICE_TTS_VOICE

@@ -19,6 +19,7 @@ from adapters.discord.incoming import to_incoming
 from adapters.discord.outgoing import split_message
 from adapters.discord.slash import SouvenirCommandTree, add_slash_commands
 from adapters.discord.translations import FrenchTranslator
+from adapters.discord.voice import VoiceEngine, send_spoken_reply, voice_incoming
 from bot.engine.commands import UserCommands
 from bot.engine.model import ChatKind, IncomingMessage, Reply
 
@@ -68,6 +69,7 @@ class SouvenirClient(discord.Client):
         user_commands: UserCommands,
         timings: GatewayTimings = DEFAULT_TIMINGS,
         identify_gate: IdentifyGate | None = None,
+        voice: VoiceEngine | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -76,6 +78,7 @@ class SouvenirClient(discord.Client):
         self.timings = timings
         self.handler = handler
         self.user_commands = user_commands
+        self.voice = voice  # voice messages are transcribed and answered (None: they are not answered)
         self.tree = SouvenirCommandTree(self)
         add_slash_commands(self.tree, user_commands)
         self._answering: set[asyncio.Task[Any]] = set()
@@ -153,14 +156,21 @@ class SouvenirClient(discord.Client):
     async def _answer(self, message: discord.Message) -> None:
         if self.user is None:
             return
-        incoming = to_incoming(message, bot_user_id=self.user.id)
+        heard = voice_incoming(message, bot_user_id=self.user.id) if self.voice is not None else None
+        incoming = heard[0] if heard is not None else to_incoming(message, bot_user_id=self.user.id)
         if incoming is None:
             return
         async with _typing(message.channel):
-            reply = await self.handler.handle(incoming)
+            if heard is not None and self.voice is not None:
+                reply = await self.voice.handle_voice(*heard)
+            else:
+                reply = await self.handler.handle(incoming)
         if reply is None:
             return  # the engine has answered this message before (gateway RESUME replay)
         reference = None if incoming.chat_kind is ChatKind.PRIVATE else message.to_reference(fail_if_not_exists=False)
+        if reply.voice is not None:  # /voice on: a voice message, then its words
+            await send_spoken_reply(self, message.channel, message.channel.id, reply, reference)
+            return
         for index, piece in enumerate(split_message(reply.text)):
             if index == 0 and reference is not None:
                 await message.channel.send(piece, reference=reference, allowed_mentions=NO_PINGS)

@@ -7,6 +7,8 @@ import discord
 from adapters.discord.client import NO_PINGS
 from adapters.discord.incoming import PLATFORM
 from adapters.discord.outgoing import split_message
+from adapters.discord.voice import send_voice_message
+from bot.engine.voice_note import VoiceNote
 from bot.errors import InvalidInput, UserUnreachable
 
 # 50007: "Cannot send messages to this user" (DMs closed, blocked, no shared server); 10013: unknown user.
@@ -23,9 +25,18 @@ class DiscordMessenger:
 
     async def send_direct(self, user_key: str, text: str) -> None:
         """Opens (or reuses) the DM channel and sends the text; `UserUnreachable` when Discord refuses."""
+        await self._deliver(user_key, text)
+
+    async def send_voice_direct(self, user_key: str, note: VoiceNote, text: str) -> None:
+        """A voice message, then its words (a voice message holds no text)."""
+        await self._deliver(user_key, text, note)
+
+    async def _deliver(self, user_key: str, text: str, note: VoiceNote | None = None) -> None:
         user_id = discord_user_id(user_key)
         try:
             channel = await self._client.create_dm(discord.Object(id=user_id))
+            if note is not None:
+                await send_voice_message(self._client, channel.id, note)
             for piece in split_message(text):
                 await channel.send(piece, allowed_mentions=NO_PINGS)
         except (discord.Forbidden, discord.NotFound) as exc:

@@ -121,6 +121,12 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
     async def checkins(interaction: discord.Interaction[Any], state: str) -> None:
         await _answer(interaction, lambda user, hint: service.set_checkins(user, state, hint))
 
+    @tree.command(name="voice", description=_("Answer me with voice messages"))
+    @_on_off_state
+    @_everywhere
+    async def voice(interaction: discord.Interaction[Any], state: str) -> None:
+        await _answer(interaction, lambda user, hint: service.set_voice(user, state, hint))
+
     @tree.command(name="groups", description=_("Whether what you tell me in private may come up in groups"))
     @_on_off_state
     @_everywhere

@@ -18,6 +18,7 @@ FRENCH: dict[str, str] = {
     "Tell me your birthday": "Me dire ton anniversaire",
     "Set your time zone": "Choisir ton fuseau horaire",
     "Let me check in when we haven't talked for a while": "Me laisser prendre de tes nouvelles de temps en temps",
+    "Answer me with voice messages": "Me répondre par messages vocaux",
     "Whether what you tell me in private may come up in groups": (
         "Si ce que tu me dis en privé peut ressortir dans les groupes"
     ),

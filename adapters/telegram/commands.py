@@ -90,6 +90,9 @@ class CommandHandlers:
     async def link(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await self._with_argument(update, self._commands.link)
 
+    async def voice(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        await self._with_argument(update, self._commands.set_voice)
+
     async def unlink(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):
             message, user, hint = asked

@@ -53,6 +53,12 @@ class TextMessages:
             log.info("Skipped a re-delivered Telegram message %s", incoming.dedup_key)
             return
         in_group = message.chat.type != ChatType.PRIVATE
+        if reply.voice is not None:  # /voice on: the reply is spoken (adapters/telegram/voice.py)
+            from adapters.telegram.voice import send_reply
+
+            await send_reply(self._sender, chat_id, reply, reply_to=message.message_id if in_group else None,
+                             thread_id=thread_id)  # fmt: skip
+            return
         await self._sender.send_text(
             chat_id, reply.text, reply_to=message.message_id if in_group else None, thread_id=thread_id
         )

@@ -12,7 +12,7 @@ log = logging.getLogger(__name__)
 # Commands that read or change a person's own data only work in private chats.
 PRIVATE_COMMANDS = (
     "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "mood", "profile",
-    "export", "link", "unlink", "age"
+    "export", "link", "unlink", "age", "voice"
 )  # fmt: skip
 GROUP_COMMANDS = ("start", "help", "privacy")
 
@@ -34,6 +34,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "export": "Get a copy of your data",
         "link": "Be one person on Telegram and Discord",
         "unlink": "Undo /link",
+        "voice": "Answer me with voice notes (on/off)",
         "privacy": "What is stored and where",
     },
     "fr": {
@@ -53,6 +54,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "export": "Recevoir une copie de tes données",
         "link": "Être une seule personne sur Telegram et Discord",
         "unlink": "Annuler /link",
+        "voice": "Me répondre par messages vocaux (on/off)",
         "privacy": "Ce qui est stocké et où",
     },
 }
@@ -73,6 +75,7 @@ _MENU_ORDER = (
     "export",
     "link",
     "unlink",
+    "voice",
     "privacy",
 )
 

@@ -29,6 +29,7 @@ from adapters.telegram.menu import GROUP_COMMANDS, PRIVATE_COMMANDS, register_me
 from adapters.telegram.ordering import PerChatUpdateProcessor
 from adapters.telegram.sending import TelegramMessenger, TelegramSender
 from adapters.telegram.throttle import SendThrottle
+from adapters.telegram.voice import VoiceEngine, VoiceMessages
 from bot.avatar import BotAvatar
 from bot.config import Settings
 from bot.engine.commands import UserCommands
@@ -54,6 +55,7 @@ async def run_telegram(
     max_send_retries: int = 3,
     page_size: int = 5,
     avatar: BotAvatar | None = None,
+    voice: VoiceEngine | None = None,
 ) -> AsyncIterator[TelegramMessenger]:
     """Start the bot (long polling, or a webhook when SOUVENIR_TELEGRAM_WEBHOOK_URL is set), yield
     the messenger for proactive DMs, and stop cleanly on exit or cancellation."""
@@ -83,6 +85,14 @@ async def run_telegram(
         CommandHandlers(commands, sender, page_size=page_size),
         UpdateBoundary(sender),
     )
+    if voice is not None:  # voice notes and audio files: transcribed and answered like text
+        voices = VoiceMessages(voice, sender, typing_interval=typing_interval)
+        application.add_handler(
+            MessageHandler(
+                filters.UpdateType.MESSAGE & (filters.VOICE | filters.AUDIO),
+                UpdateBoundary(sender).wrap("voice", voices.on_voice),
+            )
+        )
 
     try:
         await application.initialize()  # getMe: fails fast on a bad token or an unreachable server
@@ -170,6 +180,7 @@ def _register_handlers(
         "mood": commands.mood,
         "link": commands.link,
         "unlink": commands.unlink,
+        "voice": commands.voice,
     }
     for name in GROUP_COMMANDS:
         application.add_handler(CommandHandler(name, boundary.wrap(name, callbacks[name]), filters=fresh))

@@ -18,6 +18,8 @@ from telegram.warnings import PTBDeprecationWarning
 from adapters.telegram.normalise import PLATFORM
 from adapters.telegram.split import split_message
 from adapters.telegram.throttle import SendThrottle
+from bot.engine.model import Reply
+from bot.engine.voice_note import VOICE_FILENAME, VoiceNote
 from bot.errors import InvalidInput, SouvenirError, UserUnreachable
 
 log = logging.getLogger(__name__)
@@ -81,6 +83,26 @@ class TelegramSender:
             lambda: self._bot.send_photo(chat_id, InputFile(data, filename=filename), caption=caption),
         )
 
+    async def send_voice(
+        self,
+        chat_id: int,
+        ogg_opus: bytes,
+        duration_s: int,
+        *,
+        caption: str | None = None,
+        reply_to: int | None = None,
+        thread_id: int | None = None,
+    ) -> Message:
+        """A voice note (sendVoice plays OGG/Opus only), with the reply's text as its caption."""
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        return await self._with_retries(
+            chat_id,
+            lambda: self._bot.send_voice(
+                chat_id, InputFile(ogg_opus, filename=VOICE_FILENAME), duration=duration_s, caption=caption,
+                reply_parameters=reply, message_thread_id=thread_id,
+            ),
+        )  # fmt: skip
+
     async def _with_retries(self, chat_id: int, call: Callable[[], Awaitable[T]]) -> T:
         attempt = 0
         while True:
@@ -133,9 +155,19 @@ class TelegramMessenger:
         self._sender = sender
 
     async def send_direct(self, user_key: str, text: str) -> None:
+        await self._deliver(user_key, lambda chat_id: self._sender.send_text(chat_id, text))
+
+    async def send_voice_direct(self, user_key: str, note: VoiceNote, text: str) -> None:
+        """An unprompted voice note, its text as the caption (or after it when too long for one)."""
+        from adapters.telegram.voice import send_reply  # the voice module builds on this one
+
+        reply = Reply(text, "en", voice=note)
+        await self._deliver(user_key, lambda chat_id: send_reply(self._sender, chat_id, reply))
+
+    async def _deliver(self, user_key: str, send: Callable[[int], Awaitable[object]]) -> None:
         chat_id = chat_id_of(user_key)
         try:
-            await self._sender.send_text(chat_id, text)
+            await send(chat_id)
         except Forbidden as exc:
             raise UserUnreachable(f"Telegram refuses to deliver to {user_key}: {exc.message}") from exc
         except BadRequest as exc:

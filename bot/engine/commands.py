@@ -42,6 +42,7 @@ from bot.engine.ports import (
 from bot.engine.pseudonymous import pseudonymous_conversation, pseudonymous_user
 from bot.engine.texts import say
 from bot.engine.timezones import resolve_timezone
+from bot.engine.voice_command import switch_voice
 from bot.engine.why import WhyListing, trail_json, why_listing
 from bot.errors import InvalidInput
 
@@ -119,7 +120,9 @@ class UserCommands:
         moods: MoodHistory | None = None,
         identities: LinkedIdentities | None = None,
         pseudonyms: Pseudonyms | None = None,
+        voice_speaking: bool = False,
     ) -> None:
+        self._voice_speaking = voice_speaking  # a speech service is configured: /voice on can be honoured
         self._profiles = profiles
         self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
         self._identities = identities  # None: no linking (the terminal chat); every account is its own person
@@ -252,6 +255,12 @@ class UserCommands:
         user = await self._person(user)
         share = lambda p, on: replace(p, share_dm_memories_in_groups=on)  # noqa: E731
         return await self._switch(user, text, hint, share, texts="groups")
+
+    async def set_voice(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
+        """/voice on|off: replies (and unprompted messages) as voice notes."""
+        user = await self._person(user)
+        lang = await self.language_of(user, hint)
+        return await switch_voice(self._profiles, user.key, text, lang, speaking=self._voice_speaking)
 
     async def _switch(
         self, user: UserRef, text: str, hint: str | None, change: Switch, *, texts: str

@@ -11,6 +11,8 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Literal
 
+from bot.engine.voice_note import VoiceNote
+
 Role = Literal["user", "assistant"]
 
 
@@ -62,6 +64,7 @@ class IncomingMessage:
     chat_kind: ChatKind = ChatKind.PRIVATE
     language_hint: str | None = None  # e.g. Telegram's `language_code`, Discord's locale
     reply_to_message_id: str | None = None
+    by_voice: bool = False  # the text is the transcript of a voice note the person sent
 
     @property
     def scope(self) -> str:
@@ -82,6 +85,7 @@ class Reply:
     disclosed: bool = False  # carries the AI disclosure
     fallback: bool = False  # the LLM failed; this is the kind fallback text
     crisis: bool = False  # the message read as a crisis: the reply carries crisis lines
+    voice: VoiceNote | None = None  # the text spoken, when the person asked for voice replies (/voice on)
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +148,7 @@ class UserProfile:
     talk_started_at: datetime | None = None
     break_reminded_at: datetime | None = None
     crisis_noted_at: datetime | None = None  # the LLM read a crisis in a message: the next reply answers as to one
+    voice_replies: bool = False  # /voice on: replies and unprompted messages come as voice notes
 
 
 @dataclass(frozen=True, slots=True)

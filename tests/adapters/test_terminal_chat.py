@@ -196,3 +196,19 @@ async def test_profile_in_the_terminal_sets_the_name_the_model_is_given(
     chats = [r for r in fake_llm.requests if "response_format" not in r.body]
     system = str(chats[-1].body["messages"][0]["content"])
     assert "called Maxou" in system and "he/him" in system
+
+
+async def test_with_voice_on_the_chat_writes_each_reply_as_an_ogg_opus_file_and_prints_its_path(
+    fake_llm: FakeOpenAI, redis_url: str, data_dir: Path
+) -> None:
+    from tests.fakes.audio_samples import opus_stream_info
+
+    code, out, err = await _chat(["/voice on", "Read me a poem"], _env(data_dir, fake_llm.base_url, redis_url))
+
+    assert code == 0, err
+    assert "echo: Read me a poem" in out
+    [line] = [line for line in out.splitlines() if line.startswith("🔊 ")]
+    path = Path(line.removeprefix("🔊 ").strip())
+    assert path.parent == await asyncio.to_thread(data_dir.resolve) and path.suffix == ".ogg"
+    assert opus_stream_info(await asyncio.to_thread(path.read_bytes))[:2] == ("ogg", "opus")
+    assert fake_llm.audio.speeches[-1]["input"].endswith("echo: Read me a poem")

@@ -27,6 +27,7 @@ def redis_backed_commands(
     planner: OccasionPlanner | None = None,
     schedule_eraser: UserDataEraser | None = None,
     moods: MoodHistory | None = None,
+    voice_speaking: bool = False,
 ) -> tuple[UserCommands, RedisProfiles, RedisConversationWindow]:
     profiles = RedisProfiles(redis)
     window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=2))
@@ -49,5 +50,6 @@ def redis_backed_commands(
         window_ttl_hours=2,
         trail=trail,
         moods=moods,
+        voice_speaking=voice_speaking,
     )
     return commands, profiles, window

@@ -9,6 +9,7 @@ async with FakeDiscord.running() as fake:
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypeVar
@@ -72,6 +73,25 @@ class FakeDiscord:
         channel_id = self.rest.dm_channels.setdefault(int(author["id"]), p.snowflake())
         self.rest.channel_recipients[channel_id] = author
         message = p.message(channel_id, author, content)
+        await self.gateway.dispatch("MESSAGE_CREATE", message)
+        return message
+
+    async def send_voice_dm(
+        self, author: Payload, audio: bytes, *, duration_secs: float = 3.0, size: int | None = None
+    ) -> Payload:
+        """A voice message in the person's DM: flag 8192, one OGG/Opus attachment with duration and waveform,
+        served at the attachment's URL. `size` is what Discord reports (defaults to the real size)."""
+        channel_id = self.rest.dm_channels.setdefault(int(author["id"]), p.snowflake())
+        self.rest.channel_recipients[channel_id] = author
+        message = p.message(channel_id, author, "", flags=8192)
+        attachment_id = p.snowflake()
+        self.rest.attachment_files[attachment_id] = audio
+        url = f"{self.api_root}/attachments/{attachment_id}/voice-message.ogg"
+        message["attachments"] = [{
+            "id": str(attachment_id), "filename": "voice-message.ogg", "content_type": "audio/ogg",
+            "size": len(audio) if size is None else size, "url": url, "proxy_url": url,
+            "duration_secs": duration_secs, "waveform": base64.b64encode(bytes(range(0, 256, 4))).decode(),
+        }]  # fmt: skip
         await self.gateway.dispatch("MESSAGE_CREATE", message)
         return message
 

@@ -64,6 +64,7 @@ class RestState:
     interactions: dict[str, Payload] = field(default_factory=dict)  # token → interaction payload
     original_by_token: dict[str, int] = field(default_factory=dict)
     avatars: list[str] = field(default_factory=list)  # data URIs the bot set as its avatar
+    attachment_files: dict[int, bytes] = field(default_factory=dict)  # attachment id -> what its URL serves
     avatar_refusals: int = 0  # the next avatar changes answered "too fast" (Discord's rate limit)
     changed: Callable[[], None] = lambda: None
 
@@ -90,7 +91,15 @@ class FakeRest:
             web.post("/api/v10/interactions/{interaction_id}/{token}/callback", self.callback),
             web.patch("/api/v10/webhooks/{app_id}/{token}/messages/@original", self.edit_original),
             web.post("/api/v10/webhooks/{app_id}/{token}", self.followup),
+            web.get("/attachments/{attachment_id}/{filename}", self.attachment),
         ]
+
+    async def attachment(self, request: web.Request) -> web.Response:
+        """The CDN: an attachment people sent (voice messages are downloaded from here)."""
+        content = self.state.attachment_files.get(int(request.match_info["attachment_id"]))
+        if content is None:
+            return web.Response(status=404)
+        return web.Response(body=content, content_type="audio/ogg")
 
     async def gateway_bot(self, request: web.Request) -> web.Response:
         limit = {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": self.state.max_concurrency}
@@ -156,7 +165,9 @@ class FakeRest:
             body.get("content") or "",
             components=body.get("components"),
             referenced=referenced,
+            flags=body.get("flags") or 0,  # 8192: a voice message
         )
+        data["attachments"] = uploaded_attachments(body, files)
         return json_response(self._record("message", data, body, files))
 
     async def typing(self, request: web.Request) -> web.Response:
@@ -254,6 +265,20 @@ class FakeRest:
         )
         self.state.changed()
         return message
+
+
+def uploaded_attachments(body: Payload, files: dict[str, bytes]) -> list[Payload]:
+    """The attachments of an upload as Discord echoes them (voice messages keep duration_secs and waveform)."""
+    echoed = []
+    for described in body.get("attachments") or []:
+        name = described.get("filename", "file")
+        attachment: Payload = {"id": str(p.snowflake()), "filename": name, "size": len(files.get(name, b"")),
+                               "url": f"https://cdn.invalid/{name}", "proxy_url": f"https://cdn.invalid/{name}"}
+        for key in ("duration_secs", "waveform"):
+            if key in described:
+                attachment[key] = described[key]
+        echoed.append(attachment)
+    return echoed
 
 
 async def _read_body(request: web.Request) -> tuple[Payload, dict[str, bytes]]:

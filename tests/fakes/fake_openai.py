@@ -16,6 +16,7 @@ import time
 
 from aiohttp import web
 
+from tests.fakes.fake_openai_audio import AudioScript, FakeAudioEndpoints
 from tests.fakes.llm_script import (
     JSON_DEFAULT_REPLY,
     JsonObject,
@@ -37,7 +38,7 @@ def _wants_json(body: JsonObject) -> bool:
     return isinstance(response_format, dict) and response_format.get("type") in ("json_object", "json_schema")
 
 
-class FakeOpenAI(ScriptedLLMServer):
+class FakeOpenAI(ScriptedLLMServer, FakeAudioEndpoints):
     """Records every request; answers with the script, else the responder (echo, or `{"memories": []}`
     when the request asks for a JSON object)."""
 
@@ -50,6 +51,7 @@ class FakeOpenAI(ScriptedLLMServer):
     ) -> None:
         super().__init__(responder, host, port, api_key)
         self._ids = itertools.count(1)
+        self.audio = AudioScript()  # what /v1/audio/* answer (tests/fakes/fake_openai_audio.py)
 
     @property
     def base_url(self) -> str:
@@ -59,6 +61,7 @@ class FakeOpenAI(ScriptedLLMServer):
         return [
             web.post("/v1/chat/completions", self.handle_completion),
             web.get("/v1/models", self._models),
+            *self.audio_routes(),
         ]
 
     def default_responder(self, body: JsonObject) -> str:

@@ -86,6 +86,8 @@ class FakeTelegram:
         self._blocked_chats: set[int] = set()
         self._changed = asyncio.Condition()
         self._closing = asyncio.Event()
+        self.files: dict[str, bytes] = {}  # file_id -> content: what getFile and file downloads serve
+        self.downloads: list[str] = []  # file paths the bot downloaded
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -96,6 +98,7 @@ class FakeTelegram:
     async def start(self) -> None:
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        app.router.add_get("/file/bot{token}/{path:.+}", self._download)
         self._closing.clear()
         self._runner, self._port = await serve_on_loopback(app, self._host)
 
@@ -187,6 +190,33 @@ class FakeTelegram:
         }
         return await self.push_update({"callback_query": query})
 
+    async def push_voice(
+        self,
+        user_id: int,
+        audio: bytes,
+        *,
+        duration: int = 3,
+        kind: str = "voice",
+        mime_type: str = "audio/ogg",
+        file_name: str | None = None,
+        file_size: int | None = None,
+        **message: Any,
+    ) -> JsonObject:
+        """A voice note (`kind="voice"`) or audio file (`"audio"`) the person sent; getFile serves `audio`.
+        `file_size` is what Telegram reports (defaults to the real size)."""
+        built = self.user_message(user_id, "", **message)
+        del built["text"]
+        file_id = f"voice-file-{built['message_id']}"
+        self.files[file_id] = audio
+        media: JsonObject = {
+            "file_id": file_id, "file_unique_id": f"u{file_id}", "duration": duration, "mime_type": mime_type,
+            "file_size": len(audio) if file_size is None else file_size,
+        }  # fmt: skip
+        if file_name is not None:
+            media["file_name"] = file_name
+        built[kind] = media
+        return await self.push_update({"message": built})
+
     async def redeliver(self, update: JsonObject) -> None:
         """Deliver an update again, same update_id, as Telegram does when an acknowledgment was lost."""
         async with self._changed:
@@ -244,7 +274,8 @@ class FakeTelegram:
                 del self._failures[index]
                 return _error(failure)
         chat_id = params.get("chat_id")
-        if method in ("sendmessage", "senddocument", "sendphoto", "sendchataction") and chat_id in self._blocked_chats:
+        sends = ("sendmessage", "senddocument", "sendphoto", "sendvoice", "sendchataction")
+        if method in sends and chat_id in self._blocked_chats:
             return _error(blocked())
         handler = getattr(self, f"_api_{method}", None)
         if handler is None:
@@ -325,6 +356,37 @@ class FakeTelegram:
         size = {"file_unique_id": f"unique-{message['message_id']}", "width": 1000, "height": 520}
         message["photo"] = [{"file_id": f"photo-{message['message_id']}", **size, "file_size": len(content)}]
         message["caption"] = params.get("caption", "")
+        message["_content"] = content  # not Telegram's: lets tests read the upload
+        message["_file_name"] = filename
+        return message
+
+    async def _api_getfile(self, params: JsonObject, files: Any) -> JsonObject:
+        file_id = str(params["file_id"])
+        content = self.files[file_id]
+        return {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(content),
+                "file_path": f"voice/{file_id}.oga"}  # fmt: skip
+
+    async def _download(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return web.Response(status=401)
+        path = request.match_info["path"]
+        file_id = path.removeprefix("voice/").removesuffix(".oga")
+        if file_id not in self.files:
+            return web.Response(status=404)
+        self.downloads.append(path)
+        async with self._changed:
+            self._changed.notify_all()
+        return web.Response(body=self.files[file_id], content_type="application/octet-stream")
+
+    async def _api_sendvoice(self, params: JsonObject, files: dict[str, tuple[str, bytes]]) -> JsonObject:
+        filename, content = files.get("voice", ("voice", b""))
+        message = self._new_bot_message(params)
+        message["voice"] = {
+            "file_id": f"voice-{message['message_id']}", "file_unique_id": f"unique-{message['message_id']}",
+            "duration": int(params.get("duration") or 0), "mime_type": "audio/ogg", "file_size": len(content),
+        }  # fmt: skip
+        if params.get("caption"):
+            message["caption"] = params["caption"]
         message["_content"] = content  # not Telegram's: lets tests read the upload
         message["_file_name"] = filename
         return message

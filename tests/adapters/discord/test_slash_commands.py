@@ -19,7 +19,7 @@ LOADING = 128
 ALL_COMMANDS = {
     "memories", "forget", "remember", "birthday", "timezone", "checkins", "groups", "language", "export", "privacy",
     "mood",
-    "help", "profile", "link", "unlink", "age",
+    "help", "profile", "link", "unlink", "age", "voice",
 }
 
 

@@ -41,6 +41,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "profile",
         "age",
         "export",
+        "voice",
         "privacy",
     }
     assert set(english) == set(french) == everything

@@ -1,0 +1,38 @@
+"""Unprompted messages (birthday wishes, check-ins) as voice notes for people who turned voice on."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.engine.model import Reply, UserRef
+from bot.engine.voice_note import VoiceNote
+
+
+class VoiceDelivery(Protocol):
+    """A platform's messenger that can also send a voice note to a person's private chat."""
+
+    async def send_direct(self, user_key: str, text: str) -> None: ...
+
+    async def send_voice_direct(self, user_key: str, note: VoiceNote, text: str) -> None:
+        """The note with `text` as its caption, or followed by it; raises like `send_direct`."""
+        ...
+
+
+class Speaker(Protocol):
+    async def spoken(self, user: UserRef, reply: Reply) -> Reply: ...
+
+
+class SpeakingMessenger:
+    """The `Messenger` port: the text, spoken when the person asked for voice (and it is short enough)."""
+
+    def __init__(self, messenger: VoiceDelivery, speaker: Speaker) -> None:
+        self._messenger = messenger
+        self._speaker = speaker
+
+    async def send_direct(self, user_key: str, text: str) -> None:
+        platform, _, user_id = user_key.partition(":")
+        spoken = await self._speaker.spoken(UserRef(platform, user_id), Reply(text, "en"))
+        if spoken.voice is None:
+            await self._messenger.send_direct(user_key, text)
+        else:
+            await self._messenger.send_voice_direct(user_key, spoken.voice, text)

@@ -1,0 +1,39 @@
+"""Received voice notes' audio, kept only when the operator enables it (SOUVENIR_VOICE_KEEP_AUDIO=true).
+
+One folder per person under SOUVENIR_DATA_DIR/voice-notes, named by a hash of their key (no account id in
+a path); /forget all deletes the folder. Nothing else reads these files: the transcript is what is remembered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import shutil
+from pathlib import Path
+
+_SAFE = re.compile(r"[^A-Za-z0-9_-]")
+_SUFFIX = re.compile(r"\.[a-z0-9]{1,5}")
+
+
+class VoiceFiles:
+    def __init__(self, root: Path) -> None:
+        self._root = root
+
+    def folder_of(self, user_key: str) -> Path:
+        return self._root / hashlib.sha256(user_key.encode()).hexdigest()[:32]
+
+    async def keep(self, user_key: str, message_id: str, filename: str, audio: bytes) -> None:
+        suffix = Path(filename).suffix.lower()
+        if not _SUFFIX.fullmatch(suffix):
+            suffix = ".audio"
+        path = self.folder_of(user_key) / f"{_SAFE.sub('_', message_id)}{suffix}"
+        await asyncio.to_thread(_write, path, audio)
+
+    async def forget_user(self, user_key: str) -> None:
+        await asyncio.to_thread(shutil.rmtree, self.folder_of(user_key), True)
+
+
+def _write(path: Path, audio: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path.write_bytes(audio)
