@@ -17,7 +17,6 @@ import hashlib
 import hmac
 import os
 import secrets
-from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -117,9 +116,3 @@ class ResolvingMessenger:
 
     async def send_voice_direct(self, user_key: str, note: VoiceNote, text: str) -> None:
         await self._messenger.send_voice_direct(await self._account(user_key), note, text)
-
-
-def resolving_messengers(
-    messengers: Mapping[str, VoiceDelivery], pseudonyms: RedisPseudonyms
-) -> dict[str, ResolvingMessenger]:
-    return {platform: ResolvingMessenger(m, pseudonyms) for platform, m in messengers.items()}
