@@ -35,3 +35,11 @@ class ErasedMeanwhile(SouvenirError):
 
 class ConversationLockLost(SouvenirError):
     """A reply's conversation lock expired and another process took it: this reply's writes were refused."""
+
+
+class PictureUnavailable(SouvenirError):
+    """The image endpoint could not make a picture (down, misconfigured, garbled); already logged."""
+
+
+class PictureRefused(PictureUnavailable):
+    """The image endpoint refused the prompt (its content policy)."""

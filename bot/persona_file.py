@@ -26,6 +26,7 @@ class _PersonaFile(BaseModel):
     personality: str = Field(min_length=1)
     speaking_style: str = ""
     boundaries: list[str] = []
+    appearance: str = ""  # how the companion looks, for pictures
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,4 +106,5 @@ def _our_format(text: str, where: str, label: str) -> Persona:
         personality=parsed.personality.strip(),
         speaking_style=parsed.speaking_style.strip(),
         boundaries=tuple(b.strip() for b in parsed.boundaries if b.strip()),
+        appearance=parsed.appearance.strip(),
     )

@@ -34,6 +34,10 @@ from bot.engine.model import (
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.persona import Persona
+from bot.engine.picture_maker import PictureMaker
+from bot.engine.picture_reply import answer_with_picture
+from bot.engine.picture_requests import picture_instructions
+from bot.engine.picture_texts import say_picture
 from bot.engine.ports import (
     Clock,
     CompletionRequest,
@@ -104,6 +108,7 @@ class Engine:
         metrics: EngineMetrics | None = None,
         locks: ConversationLocks | None = None,
         identities: Identities | None = None,
+        pictures: PictureMaker | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -122,15 +127,26 @@ class Engine:
         self._metrics = metrics or NoMetrics()
         self._locks = locks or InProcessConversationLocks()
         self._identities = identities or NoIdentities()
+        self._pictures = pictures  # None: the model is not told it can send pictures
         self._background: set[asyncio.Task[None]] = set()
 
     @property
     def persona(self) -> Persona:
         return self._persona
 
-    async def handle(self, message: IncomingMessage) -> Reply | None:
+    async def handle_picture(self, message: IncomingMessage, what: str) -> Reply | None:
+        """/picture <what>: `message` is the command (its text is `what`); a photo with a caption, or a kind
+        text. Without `what`, how to use it."""
+        if not " ".join(what.split()):
+            profile = await self._profiles.load_profile((await self._identities.person_of(message.user)))
+            language = profile.language or message.language_hint or self._options.default_language
+            return Reply(say_picture("picture_usage", language), language)
+        return await self.handle(message, picture_of=what)
+
+    async def handle(self, message: IncomingMessage, *, picture_of: str | None = None) -> Reply | None:
         """The reply to `message`, or None when this platform message was already handled (or held nothing
-        once cleaned). The text is cleaned and capped here, once for every platform, before anything is stored."""
+        once cleaned). The text is cleaned and capped here, once for every platform, before anything is stored.
+        `picture_of`: the person asked for a picture with /picture."""
         self._metrics.message_handled(message.user.platform)
         cleaned = clean_message_text(message.text, self._options.max_message_chars)
         if not cleaned.text:
@@ -147,7 +163,7 @@ class Engine:
             return None
         try:
             async with self._locks.hold(message.conversation_id) as fence:
-                reply = await self._answer(message, cleaned, fence)
+                reply = await self._answer(message, cleaned, fence, picture_of)
         except ConversationLockLost:
             # This process stalled past the lock's expiry and another one answers the conversation now:
             # a second reply would overlap theirs, so this one is dropped (its turns were not written).
@@ -157,7 +173,9 @@ class Engine:
         self._metrics.reply_outcome("fallback" if reply.fallback else "answered")
         return reply
 
-    async def _answer(self, message: IncomingMessage, cleaned: CleanText, fence: int) -> Reply:
+    async def _answer(
+        self, message: IncomingMessage, cleaned: CleanText, fence: int, picture_of: str | None = None
+    ) -> Reply:
         now = self._clock.now()
         epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
         profile = await self._profiles.load_profile(message.user.key)
@@ -204,6 +222,8 @@ class Engine:
             turns = (*turns[:-1], replace(turns[-1], text=turns[-1].text + _cut_note(cleaned, limit)))
         # Within SOUVENIR_LLM_CONTEXT_TOKENS: oldest history first, then memories; the persona stays.
         system, turns = fit_prompt(context, turns, self._options.context_tokens, _REPLY_TOKENS)
+        if self._pictures is not None or picture_of is not None:
+            system += "\n\n" + picture_instructions(in_group=in_group, forced_scene=picture_of)
         try:
             text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
             fallback = not text
@@ -214,14 +234,22 @@ class Engine:
         except Exception:
             log.exception("LLM call failed unexpectedly for a message in %s", message.conversation_id)
             text, fallback = "", True
+        said = text
+        picture = None
         if fallback:
-            text = say("fallback", language)
+            text = said = say("fallback", language)
+        else:
+            answered = await answer_with_picture(
+                self._pictures, reply_text=text, message_text=message.text, user_key=message.user.key,
+                language=language, day=local_now.date(), in_group=in_group, forced_scene=picture_of,
+            )  # fmt: skip
+            text, picture, said = answered.text, answered.picture, answered.said
         disclose = self._options.disclosure.due(profile.last_disclosed_at, now)
         shown = self._options.disclosure.shown(text, language, disclose)
-        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback)
+        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, picture=picture)
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
-        new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", text, now)]
+        new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", said, now)]
         await self._window.append_turns(message.conversation_id, new_turns, fence)
         # Only what this message changes: a /timezone or /language sent while the model was writing stays.
         await self._profiles.save_profile_fields(

@@ -11,6 +11,8 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Literal
 
+from bot.engine.pictures import Picture
+
 Role = Literal["user", "assistant"]
 
 
@@ -81,6 +83,7 @@ class Reply:
     language: str  # "en" | "fr"
     disclosed: bool = False  # carries the AI disclosure
     fallback: bool = False  # the LLM failed; this is the kind fallback text
+    picture: Picture | None = None  # a photo to send, with `text` as its caption (`bot.engine.picture_reply`)
 
 
 @dataclass(frozen=True, slots=True)

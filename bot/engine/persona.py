@@ -39,6 +39,7 @@ class Persona:
     greetings: tuple[str, ...] = ()  # first_mes, then alternate_greetings
     lore: tuple[LoreEntry, ...] = ()  # enabled character_book entries
     lore_token_budget: int | None = None  # the card book's token_budget
+    appearance: str = ""  # how the companion looks, for pictures (`bot.engine.picture_rules`)
 
     def voice(self, user_name: str = "") -> str:
         """Who the model speaks as, the same in replies and in unprompted messages."""

@@ -16,6 +16,8 @@ import time
 
 from aiohttp import web
 
+from tests.fakes.fake_images import FakeImages
+
 from tests.fakes.llm_script import (
     JSON_DEFAULT_REPLY,
     JsonObject,
@@ -50,6 +52,7 @@ class FakeOpenAI(ScriptedLLMServer):
     ) -> None:
         super().__init__(responder, host, port, api_key)
         self._ids = itertools.count(1)
+        self.images = FakeImages(lambda: self.origin)  # /v1/images/*: what was asked, and what it answers
 
     @property
     def base_url(self) -> str:
@@ -59,6 +62,7 @@ class FakeOpenAI(ScriptedLLMServer):
         return [
             web.post("/v1/chat/completions", self.handle_completion),
             web.get("/v1/models", self._models),
+            *self.images.routes(),
         ]
 
     def default_responder(self, body: JsonObject) -> str:
