@@ -27,6 +27,7 @@ from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.metrics import Metrics, NoMetrics
+from bot.engine.picture_maker import PictureMaker
 from bot.engine.ports import (
     Clock,
     DatedEvents,
@@ -41,6 +42,7 @@ from bot.errors import ConfigError, StoreUnavailable
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
 from bot.llm.factory import open_language_model
+from bot.llm.images import open_image_generator
 from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
 from bot.persona_store import persona_path
@@ -57,6 +59,7 @@ from memory.mood.history import MoodHistoryService
 from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
+from memory.picture_quota import RedisPictureQuota
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
@@ -111,6 +114,7 @@ class Core:
     moods: RedisMoodSeries | None = None  # how each person has been feeling (tone, /mood, unprompted messages)
     avatar: BotAvatar | None = None  # the bot's profile picture, set where the platform allows it
     identities: RedisIdentities | None = None  # which accounts are one person (/link)
+    pictures: PictureMaker | None = None  # pictures of the companion (off unless SOUVENIR_IMAGES_ENABLED)
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -206,6 +210,15 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         planner.target = schedule
         locks = RedisConversationLocks(client)  # one reply at a time per conversation, across replicas
         identities = RedisIdentities(client, clock)  # accounts linked into one person (/link)
+        picture_quota = RedisPictureQuota(client)
+        pictures = PictureMaker(
+            persona=persona,
+            generator=await stack.enter_async_context(open_image_generator(settings)),
+            quota=picture_quota,
+            daily_limit=settings.images_daily_limit,
+            # The same face in every picture: the avatar as the reference (edits take PNG or JPEG).
+            reference=avatar.image if avatar is not None and avatar.format in ("png", "jpeg") else None,
+        )
         engine = Engine(
             llm=llm,
             window=window,
@@ -232,6 +245,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             metrics=metrics,
             locks=locks,
             identities=identities,
+            pictures=pictures,
         )
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         commands = UserCommands(
@@ -240,7 +254,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             window=window,
             planner=planner,
             # The erasure log first: writes in flight see the new epoch before anything is deleted.
-            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks],
+            erasers=[erasures, memory, profiles, window, trail, claims, planner, moods, locks, picture_quota],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -258,7 +272,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar, identities,
+            readiness, metrics, metrics_page, moods, avatar, identities, pictures,
         )  # fmt: skip
 
 
@@ -324,6 +338,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 moods=core.moods,
                 metrics=core.metrics,
                 identities=core.identities,  # a linked person hears from the companion where last seen
+                pictures=core.pictures,  # a birthday card with the birthday message, when pictures are on
             )
         )
         yield sorted(messengers)

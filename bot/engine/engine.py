@@ -138,7 +138,7 @@ class Engine:
         """/picture <what>: `message` is the command (its text is `what`); a photo with a caption, or a kind
         text. Without `what`, how to use it."""
         if not " ".join(what.split()):
-            profile = await self._profiles.load_profile((await self._identities.person_of(message.user)))
+            profile = await self._profiles.load_profile(await self._identities.person_of(message.user))
             language = profile.language or message.language_hint or self._options.default_language
             return Reply(say_picture("picture_usage", language), language)
         return await self.handle(message, picture_of=what)

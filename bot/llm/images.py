@@ -11,6 +11,8 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import aiohttp
@@ -138,3 +140,17 @@ def _unavailable(model: str, reason: str) -> PictureUnavailable:
     """One warning line for the operator; the error to raise."""
     log.warning("picture failed: model=%s reason=%s", model, reason, extra={"cause": ("images", reason)})
     return PictureUnavailable(f"image model {model}: {reason}")
+
+
+@asynccontextmanager
+async def open_image_generator(settings: Settings) -> AsyncIterator[OpenAIImages | None]:
+    """The configured image endpoint, or None when pictures are off; its HTTP client is closed on exit."""
+    if not settings.images_enabled:
+        yield None
+        return
+    images = OpenAIImages.from_settings(settings)
+    log.info("pictures: model %s at %s", settings.images_model, settings.resolved_images_base_url or "OpenAI")
+    try:
+        yield images
+    finally:
+        await images.aclose()

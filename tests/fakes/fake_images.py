@@ -83,8 +83,8 @@ class FakeImages:
     def _answer(self, recorded: ImageRequest) -> web.Response:
         self.requests.append(recorded)
         if self.refuse:
-            error = {"message": "Your request was rejected by the safety system.", "type": "image_generation_user_error",
-                     "code": "moderation_blocked", "param": None}  # fmt: skip
+            error = {"message": "Your request was rejected by the safety system.", "code": "moderation_blocked",
+                     "type": "image_generation_user_error", "param": None}  # fmt: skip
             return web.json_response({"error": error}, status=400)
         if self.fail_with is not None:
             return web.json_response({"error": {"message": "scripted failure", "type": "server_error"}},

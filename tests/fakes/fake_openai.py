@@ -17,7 +17,6 @@ import time
 from aiohttp import web
 
 from tests.fakes.fake_images import FakeImages
-
 from tests.fakes.llm_script import (
     JSON_DEFAULT_REPLY,
     JsonObject,
