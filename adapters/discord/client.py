@@ -16,7 +16,7 @@ import discord
 
 from adapters.discord.components import COMPONENT_ITEMS, answer_expired_button
 from adapters.discord.incoming import to_incoming
-from adapters.discord.outgoing import split_message
+from adapters.discord.pictures import PictureHandler, add_picture_command, send_reply, uploaded_photo_refusal
 from adapters.discord.slash import SouvenirCommandTree, add_slash_commands
 from adapters.discord.translations import FrenchTranslator
 from bot.engine.commands import UserCommands
@@ -71,6 +71,8 @@ class SouvenirClient(discord.Client):
         self.user_commands = user_commands
         self.tree = SouvenirCommandTree(self)
         add_slash_commands(self.tree, user_commands)
+        if isinstance(handler, PictureHandler):
+            add_picture_command(self.tree, handler)
         self._answering: set[asyncio.Task[Any]] = set()
         self._stopping = False
 
@@ -136,16 +138,16 @@ class SouvenirClient(discord.Client):
         incoming = to_incoming(message, bot_user_id=self.user.id)
         if incoming is None:
             return
+        reference = None if incoming.chat_kind is ChatKind.PRIVATE else message.to_reference(fail_if_not_exists=False)
+        refusal = uploaded_photo_refusal(message, incoming)
+        if refusal is not None:
+            await send_reply(message.channel, refusal, None, reference)
+            return
         async with _typing(message.channel):
             reply = await self.handler.handle(incoming)
         if reply is None:
             return  # the engine has answered this message before (gateway RESUME replay)
-        reference = None if incoming.chat_kind is ChatKind.PRIVATE else message.to_reference(fail_if_not_exists=False)
-        for index, piece in enumerate(split_message(reply.text)):
-            if index == 0 and reference is not None:
-                await message.channel.send(piece, reference=reference, allowed_mentions=NO_PINGS)
-            else:
-                await message.channel.send(piece, allowed_mentions=NO_PINGS)
+        await send_reply(message.channel, reply.text, reply.picture, reference)  # a picture goes with the text
 
 
 class ShardedSouvenirClient(SouvenirClient, discord.AutoShardedClient):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import discord
 
-from adapters.discord.client import NO_PINGS
 from adapters.discord.incoming import PLATFORM
-from adapters.discord.outgoing import split_message
+from adapters.discord.pictures import send_reply
+from bot.engine.pictures import Picture
 from bot.errors import InvalidInput, UserUnreachable
 
 # 50007: "Cannot send messages to this user" (DMs closed, blocked, no shared server); 10013: unknown user.
@@ -23,11 +23,14 @@ class DiscordMessenger:
 
     async def send_direct(self, user_key: str, text: str) -> None:
         """Opens (or reuses) the DM channel and sends the text; `UserUnreachable` when Discord refuses."""
+        await self.send_direct_picture(user_key, text, None)
+
+    async def send_direct_picture(self, user_key: str, text: str, picture: Picture | None) -> None:
+        """The text with `picture` attached (a birthday card with the birthday message)."""
         user_id = discord_user_id(user_key)
         try:
             channel = await self._client.create_dm(discord.Object(id=user_id))
-            for piece in split_message(text):
-                await channel.send(piece, allowed_mentions=NO_PINGS)
+            await send_reply(channel, text, picture, None)
         except (discord.Forbidden, discord.NotFound) as exc:
             if exc.code in _UNREACHABLE_CODES or isinstance(exc, discord.NotFound):
                 raise UserUnreachable(f"Discord refuses DMs to {user_key} ({exc.code})") from exc

@@ -34,6 +34,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "link": "Be one person on Telegram and Discord",
         "unlink": "Undo /link",
         "privacy": "What is stored and where",
+        "picture": "A picture of me (e.g. /picture at the beach)",
     },
     "fr": {
         "start": "Qui je suis et ce dont je me souviens",
@@ -52,6 +53,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "link": "Être une seule personne sur Telegram et Discord",
         "unlink": "Annuler /link",
         "privacy": "Ce qui est stocké et où",
+        "picture": "Une photo de moi (par ex. /picture à la plage)",
     },
 }
 _MENU_ORDER = (
@@ -71,6 +73,7 @@ _MENU_ORDER = (
     "link",
     "unlink",
     "privacy",
+    "picture",
 )
 
 

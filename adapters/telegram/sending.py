@@ -18,6 +18,7 @@ from telegram.warnings import PTBDeprecationWarning
 from adapters.telegram.normalise import PLATFORM
 from adapters.telegram.split import split_message
 from adapters.telegram.throttle import SendThrottle
+from bot.engine.pictures import Picture
 from bot.errors import InvalidInput, SouvenirError, UserUnreachable
 
 log = logging.getLogger(__name__)
@@ -26,6 +27,7 @@ T = TypeVar("T")
 
 # Telegram says "chat not found" to a bot that a person never started: as unreachable as a block.
 _UNREACHABLE_BAD_REQUESTS = ("chat not found", "user not found", "peer_id_invalid")
+PHOTO_CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption
 
 
 class TelegramSender:
@@ -75,10 +77,26 @@ class TelegramSender:
             lambda: self._bot.send_document(chat_id, InputFile(data, filename=filename), caption=caption),
         )
 
-    async def send_photo(self, chat_id: int, data: bytes, filename: str, caption: str) -> Message:
+    async def send_photo(
+        self,
+        chat_id: int,
+        data: bytes,
+        filename: str,
+        caption: str,
+        *,
+        reply_to: int | None = None,
+        thread_id: int | None = None,
+    ) -> Message:
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         return await self._with_retries(
             chat_id,
-            lambda: self._bot.send_photo(chat_id, InputFile(data, filename=filename), caption=caption),
+            lambda: self._bot.send_photo(
+                chat_id,
+                InputFile(data, filename=filename),
+                caption=caption or None,
+                message_thread_id=thread_id,
+                reply_parameters=reply,
+            ),
         )
 
     async def _with_retries(self, chat_id: int, call: Callable[[], Awaitable[T]]) -> T:
@@ -133,9 +151,23 @@ class TelegramMessenger:
         self._sender = sender
 
     async def send_direct(self, user_key: str, text: str) -> None:
+        await self._deliver(user_key, lambda chat_id: self._sender.send_text(chat_id, text))
+
+    async def send_direct_picture(self, user_key: str, text: str, picture: Picture) -> None:
+        """A photo with `text` as its caption (a birthday card with the birthday message)."""
+
+        async def send(chat_id: int) -> None:
+            fits = len(text) <= PHOTO_CAPTION_LIMIT
+            await self._sender.send_photo(chat_id, picture.image, picture.filename, text if fits else "")
+            if not fits:
+                await self._sender.send_text(chat_id, text)
+
+        await self._deliver(user_key, send)
+
+    async def _deliver(self, user_key: str, send: Callable[[int], Awaitable[object]]) -> None:
         chat_id = chat_id_of(user_key)
         try:
-            await self._sender.send_text(chat_id, text)
+            await send(chat_id)
         except Forbidden as exc:
             raise UserUnreachable(f"Telegram refuses to deliver to {user_key}: {exc.message}") from exc
         except BadRequest as exc:
