@@ -66,7 +66,9 @@ async def test_a_french_request_is_answered_in_french_with_a_photo(
     assert len(server.images.requests) == 1
 
 
-async def test_an_ordinary_message_makes_no_picture(engine: Engine, server: FakeOpenAI, message: MessageFactory) -> None:
+async def test_an_ordinary_message_makes_no_picture(
+    engine: Engine, server: FakeOpenAI, message: MessageFactory
+) -> None:
     reply = await engine.handle(message("how was your day?"))
 
     assert reply is not None and reply.picture is None
