@@ -92,15 +92,15 @@ async def test_a_photo_sent_with_a_request_for_a_picture_is_refused_kindly(bot: 
 async def test_not_configured_and_over_the_limit_are_answered_kindly(
     telegram: FakeTelegram, redis_client: aioredis.Redis, clock: FakeClock, openai_server: FakeOpenAI
 ) -> None:
-    async for running in _running(telegram, redis_client, clock, openai_server, enabled=False):
-        await running.telegram.push_text(35, "a photo of you?")
-        await running.telegram.wait_for(lambda: len(running.telegram.sent(35)) >= 1)
-        [reply] = running.telegram.sent(35)
+    async for _ in _running(telegram, redis_client, clock, openai_server, enabled=False):
+        await telegram.push_text(35, "a photo of you?")
+        await telegram.wait_for(lambda: len(telegram.sent(35)) >= 1)
+        [reply] = telegram.sent(35)
         assert reply["text"].endswith(say_picture("picture_off", "en"))
-        assert running.telegram.calls_of("sendPhoto") == []
-    async for running in _running(telegram, redis_client, clock, openai_server, daily_limit=0):
-        await running.telegram.push_text(36, "a photo of you?")
-        await running.telegram.wait_for(lambda: len(running.telegram.sent(36)) >= 1)
-        [reply] = running.telegram.sent(36)
+        assert telegram.calls_of("sendPhoto") == []
+    async for _ in _running(telegram, redis_client, clock, openai_server, daily_limit=0):
+        await telegram.push_text(36, "a photo of you?")
+        await telegram.wait_for(lambda: len(telegram.sent(36)) >= 1)
+        [reply] = telegram.sent(36)
         assert reply["text"].endswith(say_picture("picture_limit", "en"))
     assert openai_server.images.requests == []
