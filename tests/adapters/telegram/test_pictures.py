@@ -9,10 +9,12 @@ from dataclasses import dataclass
 import pytest
 import redis.asyncio as aioredis
 
-from adapters.telegram import run_telegram
+from adapters.telegram import TelegramMessenger, run_telegram
 from bot.engine.picture_texts import say_picture
+from bot.engine.pictures import Picture
 from tests.adapters.telegram.conftest import build_commands, telegram_settings
 from tests.conftest import FakeClock
+from tests.fakes.fake_images import tiny_png
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.fake_telegram import FakeTelegram
 from tests.fakes.picture_engine import APPEARANCE, AVATAR, CAPTION, picture_engine, picture_responder
@@ -22,6 +24,7 @@ from tests.fakes.picture_engine import APPEARANCE, AVATAR, CAPTION, picture_engi
 class Bot:
     telegram: FakeTelegram
     openai: FakeOpenAI
+    messenger: TelegramMessenger
 
 
 @pytest.fixture
@@ -38,8 +41,8 @@ async def _running(
         async with run_telegram(
             telegram_settings(telegram), engine=engine, commands=commands,
             poll_timeout=0.5, typing_interval=0.05, per_chat_interval=0.0, max_send_retries=1,
-        ):  # fmt: skip
-            yield Bot(telegram, server)
+        ) as messenger:  # fmt: skip
+            yield Bot(telegram, server, messenger)
 
 
 @pytest.fixture
@@ -104,3 +107,11 @@ async def test_not_configured_and_over_the_limit_are_answered_kindly(
         [reply] = telegram.sent(36)
         assert reply["text"].endswith(say_picture("picture_limit", "en"))
     assert openai_server.images.requests == []
+
+
+async def test_the_messenger_sends_a_birthday_card_as_a_photo_with_the_message_as_caption(bot: Bot) -> None:
+    card = Picture(tiny_png((250, 0, 0)))
+    await bot.messenger.send_direct_picture("telegram:37", "Happy birthday Ana!", card)
+
+    [photo] = bot.telegram.sent(37)
+    assert photo["_content"] == card.image and photo["caption"] == "Happy birthday Ana!"
