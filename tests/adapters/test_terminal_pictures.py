@@ -17,8 +17,9 @@ AVATAR = tiny_png((1, 2, 3), size=6)
 def _responder(body: JsonObject) -> str:
     if isinstance(body.get("response_format"), dict):  # memory extraction
         return JSON_DEFAULT_REPLY
-    said = last_user_text(body)
-    return "[[picture: reading in a sunny café]] Coffee and a good book, thinking of you." if "picture" in said else "ok"
+    if "picture" not in last_user_text(body):
+        return "ok"
+    return "[[picture: reading in a sunny café]] Coffee and a good book, thinking of you."
 
 
 async def test_a_picture_is_written_to_the_data_dir_and_its_path_printed(redis_url: str, data_dir: Path) -> None:
@@ -35,15 +36,17 @@ async def test_a_picture_is_written_to_the_data_dir_and_its_path_printed(redis_u
     assert out.count("Coffee and a good book, thinking of you.") == 2
     paths = [Path(found) for found in re.findall(r"^(/\S+\.png)$", out, re.MULTILINE)]
     assert len(paths) == 2
+    folder = (data_dir / "pictures").resolve()  # noqa: ASYNC240 - a test's own tmp dir
     for path in paths:
-        assert path.is_relative_to(data_dir.resolve()) and path.read_bytes() == server.images.image
+        assert path.parent == folder and path.read_bytes() == server.images.image  # noqa: ASYNC240
     assert [r.reference for r in server.images.requests] == [AVATAR, AVATAR]
     assert all("Souvenir" in r.prompt and "No nudity" in r.prompt for r in server.images.requests)
 
 
 async def test_pictures_off_is_a_kind_line(redis_url: str, data_dir: Path) -> None:
     async with FakeOpenAI(responder=_responder) as server:
-        code, out, err = await run_chat(["send me a picture of you"], souvenir_env(data_dir, server.base_url, redis_url))
+        env = souvenir_env(data_dir, server.base_url, redis_url)
+        code, out, err = await run_chat(["send me a picture of you"], env)
 
     assert code == 0, err
     assert "pictures aren't set up here" in out
