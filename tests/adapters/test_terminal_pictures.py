@@ -36,9 +36,9 @@ async def test_a_picture_is_written_to_the_data_dir_and_its_path_printed(redis_u
     assert out.count("Coffee and a good book, thinking of you.") == 2
     paths = [Path(found) for found in re.findall(r"^(/\S+\.png)$", out, re.MULTILINE)]
     assert len(paths) == 2
-    folder = (data_dir / "pictures").resolve()  # noqa: ASYNC240 - a test's own tmp dir
+    folder = (data_dir / "pictures").resolve()
     for path in paths:
-        assert path.parent == folder and path.read_bytes() == server.images.image  # noqa: ASYNC240
+        assert path.parent == folder and path.read_bytes() == server.images.image
     assert [r.reference for r in server.images.requests] == [AVATAR, AVATAR]
     assert all("Souvenir" in r.prompt and "No nudity" in r.prompt for r in server.images.requests)
 
