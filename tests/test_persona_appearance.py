@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 from bot.engine.picture_rules import base_prompt, picture_prompt, picture_prompt_rules
-from bot.persona_file import persona_from_bytes
+from bot.persona_file import load_persona, persona_from_bytes
+from bot.persona_store import card_v2
 
 
 def test_our_persona_file_carries_an_appearance() -> None:
@@ -37,3 +38,11 @@ def test_every_prompt_has_the_same_base_and_the_safety_rules() -> None:
     beach, club = picture_prompt(persona, "at the beach"), picture_prompt(persona, "at a jazz club")
     assert beach.startswith(base_prompt(persona)) and club.startswith(base_prompt(persona))
     assert beach.endswith(picture_prompt_rules()) and "No nudity" in picture_prompt_rules()
+
+
+def test_exporting_our_persona_as_a_card_keeps_the_appearance() -> None:
+    packaged = load_persona(None)
+    card = card_v2(None, "SOUVENIR_PERSONA_FILE")  # the packaged persona, which has one
+    again = persona_from_bytes(json.dumps(card).encode(), "export.json").persona
+    assert packaged.appearance.startswith("A young adult")
+    assert again.appearance == packaged.appearance
