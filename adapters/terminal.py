@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Protocol, TextIO
 
+from adapters.terminal_pictures import PictureHandler, save_picture
 from bot.engine.commands import UserCommands
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
 from bot.engine.ports import Clock
@@ -104,7 +105,7 @@ class TerminalChat:
         line: bytes = raw.readline()
         return line.decode(getattr(self._in, "encoding", None) or "utf-8", errors="replace")
 
-    async def _chat(self, text: str) -> None:
+    async def _chat(self, text: str, picture_of: str | None = None) -> None:
         message = IncomingMessage(
             user=self._user,
             conversation_id=dm_conversation_id(self._user),
@@ -113,13 +114,18 @@ class TerminalChat:
             sent_at=self._clock.now(),
             chat_kind=ChatKind.PRIVATE,
         )
-        reply = await self._engine.handle(message)
+        if picture_of is not None and isinstance(self._engine, PictureHandler):
+            reply = await self._engine.handle_picture(message, picture_of)
+        else:
+            reply = await self._engine.handle(message)
         if reply is not None:
             self._print(reply.text)
             if reply.voice is not None:  # /voice on: a terminal plays nothing, so the note goes to a file
                 path = (self._files_dir or Path.cwd()) / f"souvenir-voice-{message.message_id}.ogg"
                 await asyncio.to_thread(path.write_bytes, reply.voice.audio)
                 self._print(f"🔊 {path.resolve()}")
+        if reply is not None and reply.picture is not None:  # a terminal shows no pictures: a file, and its path
+            self._print(str(await save_picture(self._files_dir or Path.cwd(), self._user.user_id, reply.picture)))
 
     async def _command(self, text: str) -> None:
         name, _, argument = text[1:].partition(" ")
@@ -163,6 +169,8 @@ class TerminalChat:
             await self._forget(argument)
         elif name == "mood":
             await self._mood(argument)
+        elif name == "picture":
+            await self._chat(text, picture_of=argument)
         elif name in ("link", "unlink"):  # one terminal user is no account on another platform
             self._print(say("link_unavailable", await commands.language_of(user)))
         elif name == "export":

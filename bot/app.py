@@ -29,6 +29,7 @@ from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.metrics import Metrics, NoMetrics
+from bot.engine.picture_maker import PictureMaker
 from bot.engine.ports import (
     Clock,
     DatedEvents,
@@ -48,6 +49,7 @@ from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
 from bot.llm.audio import open_audio
 from bot.llm.factory import open_language_model
+from bot.llm.images import open_image_generator
 from bot.llm.measured import MeasuredLanguageModel
 from bot.persona_file import read_persona
 from bot.persona_store import persona_path
@@ -71,6 +73,7 @@ from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
 from memory.outbox import RedisOutbox
 from memory.outbox_worker import OutboxWorker, WorkerOptions, running_worker
+from memory.picture_quota import RedisPictureQuota
 from memory.pseudonyms import RedisPseudonyms, ResolvingMessenger, load_or_create_secret
 from memory.rate_limit import RedisRateLimiter
 from memory.redis_connect import redis_client
@@ -131,6 +134,7 @@ class Core:
     identities: RedisIdentities | None = None  # which accounts are one person (/link)
     pseudonyms: RedisPseudonyms | None = None  # SOUVENIR_PSEUDONYMOUS_KEYS: the one way back to accounts
     conversation: VoiceConversation | None = None  # the engine with voice notes in and out (what adapters use)
+    pictures: PictureMaker | None = None  # pictures of the companion (off unless SOUVENIR_IMAGES_ENABLED)
 
 
 async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
@@ -258,6 +262,15 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             else None
         )
         pseudonyms = _pseudonyms(settings, client, cipher)
+        picture_quota = RedisPictureQuota(client)
+        pictures = PictureMaker(
+            persona=persona,
+            generator=await stack.enter_async_context(open_image_generator(settings)),
+            quota=picture_quota,
+            daily_limit=settings.images_daily_limit,
+            # The same face in every picture: the avatar as the reference (edits take PNG or JPEG).
+            reference=avatar.image if avatar is not None and avatar.format in ("png", "jpeg") else None,
+        )
         engine = Engine(
             llm=llm,
             window=window,
@@ -288,6 +301,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             outbox=outbox,
             rate_limiter=limiter,
             pseudonyms=pseudonyms,
+            pictures=pictures,
         )
         # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
@@ -317,7 +331,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             planner=planner,
             # The data key first (crypto-shredding: every copy left on disk is unreadable from here on), then the
             # erasure log: writes in flight see the new epoch before anything is deleted; the disk last.
-            erasers=[*erasers, *kept_audio, *disk_erasers],
+            erasers=[*erasers, picture_quota, *kept_audio, *disk_erasers],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -337,7 +351,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation,
+            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation, pictures,
         )  # fmt: skip
 
 
@@ -441,6 +455,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                 moods=core.moods,
                 metrics=core.metrics,
                 identities=core.identities,  # a linked person hears from the companion where last seen
+                pictures=core.pictures,  # a birthday card with the birthday message, when pictures are on
             )
         )
         yield sorted(messengers)

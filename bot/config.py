@@ -144,6 +144,12 @@ class Settings(BaseSettings):
     voice_max_seconds: int = Field(default=300, ge=1, le=3600)
     voice_max_chars: int = Field(default=600, ge=1, le=4096)  # longer replies are sent as text
     voice_keep_audio: bool = False  # keep received voice notes' audio in SOUVENIR_DATA_DIR/voice-notes
+    # Pictures (issue 16): an OpenAI-compatible /images/generations and /images/edits endpoint.
+    images_enabled: bool = False
+    images_base_url: str | None = None  # unset: the LLM base URL when SOUVENIR_LLM_PROVIDER=openai
+    images_api_key: SecretStr | None = None  # unset: the LLM key when SOUVENIR_LLM_PROVIDER=openai
+    images_model: str = "gpt-image-1"
+    images_daily_limit: int = Field(default=5, ge=0, le=1000)  # pictures per person and local day
 
     @field_validator("default_timezone")
     @classmethod
@@ -235,6 +241,33 @@ class Settings(BaseSettings):
                 f"SOUVENIR_LLM_API_KEY: an API key is required when SOUVENIR_LLM_PROVIDER={self.llm_provider}"
             )
         return self
+
+    @field_validator("images_base_url")
+    @classmethod
+    def _images_url(cls, value: str | None) -> str | None:
+        return cls._http_url(value)
+
+    @model_validator(mode="after")
+    def _images_endpoint(self) -> Settings:
+        if self.images_enabled and self.images_base_url is None and self.llm_provider != "openai":
+            raise ValueError(
+                "SOUVENIR_IMAGES_BASE_URL: required when SOUVENIR_IMAGES_ENABLED=true and SOUVENIR_LLM_PROVIDER "
+                "is not openai (an endpoint serving /images/generations, e.g. http://localhost:7860/v1)"
+            )
+        return self
+
+    @property
+    def resolved_images_base_url(self) -> str | None:
+        """Where pictures are made; None means OpenAI's own API (the SDK's default)."""
+        if self.images_base_url is not None:
+            return self.images_base_url
+        return self.llm_base_url if self.llm_provider == "openai" else None
+
+    @property
+    def resolved_images_api_key(self) -> SecretStr | None:
+        if self.images_api_key is not None:
+            return self.images_api_key
+        return self.llm_api_key if self.llm_provider == "openai" and self.images_base_url is None else None
 
     @property
     def redis_embedded(self) -> bool:

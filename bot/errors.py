@@ -41,3 +41,9 @@ class UnreadableText(SouvenirError):
     """A text stored encrypted cannot be opened: its person's data key was destroyed (erased) or is absent."""
 class VoiceUnavailable(SouvenirError):
     """Transcription or speech could not be had: not configured, or the audio service failed."""
+class PictureUnavailable(SouvenirError):
+    """The image endpoint could not make a picture (down, misconfigured, garbled); already logged."""
+
+
+class PictureRefused(PictureUnavailable):
+    """The image endpoint refused the prompt (its content policy)."""

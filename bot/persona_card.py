@@ -150,7 +150,14 @@ def _persona(data: _CardData, boundaries: tuple[str, ...]) -> Persona:
         greetings=tuple(greetings),
         lore=tuple(_lore(entry) for entry in (book.entries if book else []) if entry.enabled),
         lore_token_budget=book.token_budget if book else None,
+        appearance=_appearance(data),
     )
+
+
+def _appearance(data: _CardData) -> str:
+    """`data.extensions.appearance` when the card has one (a string), else the description is used for pictures."""
+    appearance = data.extensions.get("appearance")
+    return appearance.strip() if isinstance(appearance, str) else ""
 
 
 def _lore(entry: _BookEntry) -> LoreEntry:

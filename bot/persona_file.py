@@ -27,6 +27,7 @@ class _PersonaFile(BaseModel):
     speaking_style: str = ""
     boundaries: list[str] = []
     voice: str = Field(default="", max_length=64)  # the speech voice for voice notes (else SOUVENIR_VOICE_TTS_VOICE)
+    appearance: str = ""  # how the companion looks, for pictures
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,4 +108,5 @@ def _our_format(text: str, where: str, label: str) -> Persona:
         speaking_style=parsed.speaking_style.strip(),
         boundaries=tuple(b.strip() for b in parsed.boundaries if b.strip()),
         speaking_voice=parsed.voice.strip(),
+        appearance=parsed.appearance.strip(),
     )

@@ -73,7 +73,9 @@ def card_v2(path: Path | None, label: str) -> dict[str, Any]:
             "creator": "",
             "character_version": "",
             "extensions": {
-                "souvenir": {"speaking_style": persona.speaking_style, "boundaries": list(persona.boundaries)}
+                "souvenir": {"speaking_style": persona.speaking_style, "boundaries": list(persona.boundaries)},
+                # Read back by the card loader: pictures keep the same face after a round trip.
+                **({"appearance": persona.appearance} if persona.appearance else {}),
             },
         },
     }

@@ -14,7 +14,9 @@ from apscheduler.triggers.interval import IntervalTrigger
 from bot.config import Settings
 from bot.engine.metrics import ProactiveMetrics
 from bot.engine.persona import Persona
+from bot.engine.picture_maker import PictureMaker
 from bot.engine.ports import Clock, DatedEvents, Identities, LanguageModel, LongTermMemory, Messenger, MoodState
+from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.ports import SweepProfiles, WindowAppends
@@ -78,6 +80,7 @@ async def open_proactive_jobs(
     shutdown_timeout: timedelta = timedelta(seconds=30),
     metrics: ProactiveMetrics | None = None,
     identities: Identities | None = None,
+    pictures: PictureMaker | None = None,
 ) -> AsyncIterator[Planner]:
     """Start the every-minute sweep over `planner`'s schedule (the one planner the app also hands to commands
     and memory, so both see one due store); yield it; stop on exit.
@@ -97,6 +100,7 @@ async def open_proactive_jobs(
         clock=clock,
         metrics=metrics,
         identities=identities,
+        cards=BirthdayCards(pictures, memory) if pictures is not None and pictures.enabled else None,
     )
     job = _SweepJob(sweeper)
     quiet_apscheduler = logging.getLogger("apscheduler.executors")

@@ -27,8 +27,11 @@ from bot.config import Settings
 from bot.engine.metrics import NoMetrics, ProactiveMetrics
 from bot.engine.model import ChatTurn, UserProfile, UserRef, dm_conversation_id
 from bot.engine.noop import NoIdentities
+from bot.engine.picture_ports import PictureMessenger
+from bot.engine.pictures import Picture
 from bot.engine.ports import Clock, DatedEvents, Identities, Messenger
 from bot.errors import UserUnreachable
+from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer
 from jobs.decisions import Decider, Decision, DropUser, ForgetEvent, Move, Send
 from jobs.due_store import Claim, ClaimRequest, DueStore
@@ -86,9 +89,11 @@ class Sweeper:
         metrics: ProactiveMetrics | None = None,
         identities: Identities | None = None,
         renew_every: timedelta | None = None,
+        cards: BirthdayCards | None = None,
     ) -> None:
         self._settings = settings
         self._renew_every = renew_every or due.lease / 3  # three chances to renew before the lease runs out
+        self._cards = cards  # None: pictures are off
         self._identities = identities or NoIdentities()  # a linked person is written to where last seen
         self._metrics = metrics or NoMetrics()
         self._due = due
@@ -256,15 +261,25 @@ class Sweeper:
             except Exception:
                 log.warning("could not renew %d claim(s); another sweep may take them over", len(requests))
 
-    async def _compose(self, send: Send) -> tuple[str, bool]:
+    async def _compose(self, send: Send) -> tuple[str, bool, Picture | None]:
         profile = send.profile
         language = profile.language or self._settings.default_language
         now = self._clock.now()
         text = await self._composer.compose(send.occasion, profile, language, now, send.zone.key)
-        return text, self._settings.disclosure_policy.due(profile.last_disclosed_at, now)
+        card = await self._card(send, now)
+        return text, self._settings.disclosure_policy.due(profile.last_disclosed_at, now), card
 
-    async def _deliver(self, send: Send, claim: Claim, composed: tuple[str, bool]) -> _Result:
-        member, (text, disclose) = send.request.member, composed
+    async def _card(self, send: Send, now: datetime) -> Picture | None:
+        if self._cards is None:
+            return None
+        try:
+            return await self._cards.card_for(send.occasion, send.profile, now, send.zone.key)
+        except Exception:
+            log.exception("could not make a birthday card for %s; the message goes alone", send.profile.user_key)
+            return None
+
+    async def _deliver(self, send: Send, claim: Claim, composed: tuple[str, bool, Picture | None]) -> _Result:
+        member, (text, disclose, card) = send.request.member, composed
         counted = claim is Claim.CLAIMED
         language = send.profile.language or self._settings.default_language
         shown = self._settings.disclosure_policy.shown(text, language, disclose)
@@ -273,7 +288,10 @@ class Sweeper:
             messenger = self._messengers.get(account.partition(":")[0])
             if messenger is None:  # that platform is not running here: the person's own account, then
                 account, messenger = member.user_key, self._messengers[member.platform]
-            await messenger.send_direct(account, shown)
+            if card is not None and isinstance(messenger, PictureMessenger):
+                await messenger.send_direct_picture(account, shown, card)  # the message is the card's caption
+            else:
+                await messenger.send_direct(account, shown)
         except UserUnreachable:
             return _Result(send, Outcome.UNREACHABLE, counted)
         except Exception:

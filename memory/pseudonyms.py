@@ -23,7 +23,8 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from bot.engine.model import UserRef
-from bot.engine.voice_messenger import VoiceDelivery
+from bot.engine.pictures import Picture
+from bot.engine.voice_messenger import VoiceDelivery, send_picture_or_text
 from bot.engine.voice_note import VoiceNote
 from bot.errors import UnreadableText, UserUnreachable
 from memory.crypto import PlainCipher, TextCipher
@@ -116,3 +117,6 @@ class ResolvingMessenger:
 
     async def send_voice_direct(self, user_key: str, note: VoiceNote, text: str) -> None:
         await self._messenger.send_voice_direct(await self._account(user_key), note, text)
+
+    async def send_direct_picture(self, user_key: str, text: str, picture: Picture) -> None:
+        await send_picture_or_text(self._messenger, await self._account(user_key), text, picture)

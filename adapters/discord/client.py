@@ -16,7 +16,7 @@ import discord
 
 from adapters.discord.components import COMPONENT_ITEMS, answer_expired_button
 from adapters.discord.incoming import to_incoming
-from adapters.discord.outgoing import split_message
+from adapters.discord.pictures import PictureHandler, add_picture_command, send_reply, uploaded_photo_refusal
 from adapters.discord.slash import SouvenirCommandTree, add_slash_commands
 from adapters.discord.translations import FrenchTranslator
 from adapters.discord.voice import VoiceEngine, send_spoken_reply, voice_incoming
@@ -81,6 +81,8 @@ class SouvenirClient(discord.Client):
         self.voice = voice  # voice messages are transcribed and answered (None: they are not answered)
         self.tree = SouvenirCommandTree(self)
         add_slash_commands(self.tree, user_commands)
+        if isinstance(handler, PictureHandler):
+            add_picture_command(self.tree, handler)
         self._answering: set[asyncio.Task[Any]] = set()
         self._stopping = False
         self._identify_gate = identify_gate
@@ -160,6 +162,11 @@ class SouvenirClient(discord.Client):
         incoming = heard[0] if heard is not None else to_incoming(message, bot_user_id=self.user.id)
         if incoming is None:
             return
+        reference = None if incoming.chat_kind is ChatKind.PRIVATE else message.to_reference(fail_if_not_exists=False)
+        refusal = uploaded_photo_refusal(message, incoming)
+        if refusal is not None:
+            await send_reply(message.channel, refusal, None, reference)
+            return
         async with _typing(message.channel):
             if heard is not None and self.voice is not None:
                 reply = await self.voice.handle_voice(*heard)
@@ -167,15 +174,10 @@ class SouvenirClient(discord.Client):
                 reply = await self.handler.handle(incoming)
         if reply is None:
             return  # the engine has answered this message before (gateway RESUME replay)
-        reference = None if incoming.chat_kind is ChatKind.PRIVATE else message.to_reference(fail_if_not_exists=False)
         if reply.voice is not None:  # /voice on: a voice message, then its words
             await send_spoken_reply(self, message.channel, message.channel.id, reply, reference)
             return
-        for index, piece in enumerate(split_message(reply.text)):
-            if index == 0 and reference is not None:
-                await message.channel.send(piece, reference=reference, allowed_mentions=NO_PINGS)
-            else:
-                await message.channel.send(piece, allowed_mentions=NO_PINGS)
+        await send_reply(message.channel, reply.text, reply.picture, reference)  # a picture goes with the text
 
 
 class ShardedSouvenirClient(SouvenirClient, discord.AutoShardedClient):

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import discord
 
-from adapters.discord.client import NO_PINGS
 from adapters.discord.incoming import PLATFORM
-from adapters.discord.outgoing import split_message
+from adapters.discord.pictures import send_reply
 from adapters.discord.voice import send_voice_message
+from bot.engine.pictures import Picture
 from bot.engine.voice_note import VoiceNote
 from bot.errors import InvalidInput, UserUnreachable
 
@@ -29,16 +29,21 @@ class DiscordMessenger:
 
     async def send_voice_direct(self, user_key: str, note: VoiceNote, text: str) -> None:
         """A voice message, then its words (a voice message holds no text)."""
-        await self._deliver(user_key, text, note)
+        await self._deliver(user_key, text, note=note)
 
-    async def _deliver(self, user_key: str, text: str, note: VoiceNote | None = None) -> None:
+    async def send_direct_picture(self, user_key: str, text: str, picture: Picture | None) -> None:
+        """The text with `picture` attached (a birthday card with the birthday message)."""
+        await self._deliver(user_key, text, picture=picture)
+
+    async def _deliver(
+        self, user_key: str, text: str, *, note: VoiceNote | None = None, picture: Picture | None = None
+    ) -> None:
         user_id = discord_user_id(user_key)
         try:
             channel = await self._client.create_dm(discord.Object(id=user_id))
             if note is not None:
                 await send_voice_message(self._client, channel.id, note)
-            for piece in split_message(text):
-                await channel.send(piece, allowed_mentions=NO_PINGS)
+            await send_reply(channel, text, picture, None)
         except (discord.Forbidden, discord.NotFound) as exc:
             if exc.code in _UNREACHABLE_CODES or isinstance(exc, discord.NotFound):
                 raise UserUnreachable(f"Discord refuses DMs to {user_key} ({exc.code})") from exc

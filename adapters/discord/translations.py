@@ -33,6 +33,11 @@ FRENCH: dict[str, str] = {
     "Be one person on Telegram and Discord": "Être une seule personne sur Telegram et Discord",
     "Undo /link": "Annuler /link",
     "Tell me your age": "Me dire ton âge",
+    "A picture of me": "Une photo de moi",
+    "what": "quoi",
+    "What the picture shows, e.g. at the beach at sunset": (
+        "Ce que montre la photo, par ex. à la plage au coucher du soleil"
+    ),
     # option names (lowercase, no spaces: Discord's rule for names)
     "memory": "souvenir",
     "text": "texte",

@@ -11,6 +11,7 @@ from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
 from adapters.telegram.normalise import language_hint, to_incoming
+from adapters.telegram.pictures import send_reply
 from adapters.telegram.sending import TelegramSender, typing_indicator
 from bot.engine.model import IncomingMessage, Reply
 from bot.engine.texts import say
@@ -54,13 +55,13 @@ class TextMessages:
             return
         in_group = message.chat.type != ChatType.PRIVATE
         if reply.voice is not None:  # /voice on: the reply is spoken (adapters/telegram/voice.py)
-            from adapters.telegram.voice import send_reply
+            from adapters.telegram.voice import send_reply as send_spoken
 
-            await send_reply(self._sender, chat_id, reply, reply_to=message.message_id if in_group else None,
-                             thread_id=thread_id)  # fmt: skip
+            await send_spoken(self._sender, chat_id, reply, reply_to=message.message_id if in_group else None,
+                              thread_id=thread_id)  # fmt: skip
             return
-        await self._sender.send_text(
-            chat_id, reply.text, reply_to=message.message_id if in_group else None, thread_id=thread_id
+        await send_reply(  # text, or a photo with its caption
+            self._sender, chat_id, reply, reply_to=message.message_id if in_group else None, thread_id=thread_id
         )
 
 

@@ -36,6 +36,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "unlink": "Undo /link",
         "voice": "Answer me with voice notes (on/off)",
         "privacy": "What is stored and where",
+        "picture": "A picture of me (e.g. /picture at the beach)",
     },
     "fr": {
         "start": "Qui je suis et ce dont je me souviens",
@@ -56,6 +57,7 @@ _DESCRIPTIONS: dict[str, dict[str, str]] = {
         "unlink": "Annuler /link",
         "voice": "Me répondre par messages vocaux (on/off)",
         "privacy": "Ce qui est stocké et où",
+        "picture": "Une photo de moi (par ex. /picture à la plage)",
     },
 }
 _MENU_ORDER = (
@@ -77,6 +79,7 @@ _MENU_ORDER = (
     "unlink",
     "voice",
     "privacy",
+    "picture",
 )
 
 

@@ -27,6 +27,7 @@ from adapters.telegram.commands import CommandHandlers
 from adapters.telegram.conversation import Callback, ConversationEngine, TextMessages, UpdateBoundary, log_error
 from adapters.telegram.menu import GROUP_COMMANDS, PRIVATE_COMMANDS, register_menu
 from adapters.telegram.ordering import PerChatUpdateProcessor
+from adapters.telegram.pictures import PictureEngine, PictureMessages, register_pictures
 from adapters.telegram.sending import TelegramMessenger, TelegramSender
 from adapters.telegram.throttle import SendThrottle
 from adapters.telegram.voice import VoiceEngine, VoiceMessages
@@ -79,6 +80,10 @@ async def run_telegram(
     )
     throttle = SendThrottle(per_chat_interval=per_chat_interval, overall_per_second=overall_per_second)
     sender = TelegramSender(application.bot, throttle, max_retries=max_send_retries)
+    if isinstance(engine, PictureEngine):  # /picture, and photos that ask for a picture
+        pictures, boundary = PictureMessages(engine, sender, typing_interval=typing_interval), UpdateBoundary(sender)
+        register_pictures(application, on_picture=boundary.wrap("picture", pictures.on_picture),
+                          on_photo=boundary.wrap("photo", pictures.on_photo))  # fmt: skip
     _register_handlers(
         application,
         TextMessages(engine, sender, typing_interval=typing_interval),

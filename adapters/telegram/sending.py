@@ -19,6 +19,7 @@ from adapters.telegram.normalise import PLATFORM
 from adapters.telegram.split import split_message
 from adapters.telegram.throttle import SendThrottle
 from bot.engine.model import Reply
+from bot.engine.pictures import Picture
 from bot.engine.voice_note import VOICE_FILENAME, VoiceNote
 from bot.errors import InvalidInput, SouvenirError, UserUnreachable
 
@@ -28,6 +29,7 @@ T = TypeVar("T")
 
 # Telegram says "chat not found" to a bot that a person never started: as unreachable as a block.
 _UNREACHABLE_BAD_REQUESTS = ("chat not found", "user not found", "peer_id_invalid")
+PHOTO_CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption
 
 
 class TelegramSender:
@@ -77,10 +79,26 @@ class TelegramSender:
             lambda: self._bot.send_document(chat_id, InputFile(data, filename=filename), caption=caption),
         )
 
-    async def send_photo(self, chat_id: int, data: bytes, filename: str, caption: str) -> Message:
+    async def send_photo(
+        self,
+        chat_id: int,
+        data: bytes,
+        filename: str,
+        caption: str,
+        *,
+        reply_to: int | None = None,
+        thread_id: int | None = None,
+    ) -> Message:
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         return await self._with_retries(
             chat_id,
-            lambda: self._bot.send_photo(chat_id, InputFile(data, filename=filename), caption=caption),
+            lambda: self._bot.send_photo(
+                chat_id,
+                InputFile(data, filename=filename),
+                caption=caption or None,
+                message_thread_id=thread_id,
+                reply_parameters=reply,
+            ),
         )
 
     async def send_voice(
@@ -163,6 +181,16 @@ class TelegramMessenger:
 
         reply = Reply(text, "en", voice=note)
         await self._deliver(user_key, lambda chat_id: send_reply(self._sender, chat_id, reply))
+    async def send_direct_picture(self, user_key: str, text: str, picture: Picture) -> None:
+        """A photo with `text` as its caption (a birthday card with the birthday message)."""
+
+        async def send(chat_id: int) -> None:
+            fits = len(text) <= PHOTO_CAPTION_LIMIT
+            await self._sender.send_photo(chat_id, picture.image, picture.filename, text if fits else "")
+            if not fits:
+                await self._sender.send_text(chat_id, text)
+
+        await self._deliver(user_key, send)
 
     async def _deliver(self, user_key: str, send: Callable[[int], Awaitable[object]]) -> None:
         chat_id = chat_id_of(user_key)

@@ -37,6 +37,10 @@ from bot.engine.model import (
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.outbox import Outbox
 from bot.engine.persona import Persona
+from bot.engine.picture_maker import PictureMaker
+from bot.engine.picture_reply import answer_with_picture
+from bot.engine.picture_requests import picture_instructions
+from bot.engine.picture_texts import say_picture
 from bot.engine.ports import (
     Clock,
     CompletionRequest,
@@ -117,6 +121,7 @@ class Engine:
         outbox: Outbox | None = None,
         rate_limiter: RateLimiter | None = None,
         pseudonyms: Pseudonyms | None = None,
+        pictures: PictureMaker | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -136,6 +141,7 @@ class Engine:
         self._locks = locks or InProcessConversationLocks()
         self._identities = identities or NoIdentities()
         self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
+        self._pictures = pictures  # None: the model is not told it can send pictures
         self._background: set[asyncio.Task[None]] = set()
         self._outbox = outbox
         self._rate_limiter = rate_limiter
@@ -144,9 +150,19 @@ class Engine:
     def persona(self) -> Persona:
         return self._persona
 
-    async def handle(self, message: IncomingMessage) -> Reply | None:
+    async def handle_picture(self, message: IncomingMessage, what: str) -> Reply | None:
+        """/picture <what>: `message` is the command (its text is `what`); a photo with a caption, or a kind
+        text. Without `what`, how to use it."""
+        if not " ".join(what.split()):
+            profile = await self._profiles.load_profile(await self._identities.person_of(message.user))
+            language = profile.language or message.language_hint or self._options.default_language
+            return Reply(say_picture("picture_usage", language), language)
+        return await self.handle(message, picture_of=what)
+
+    async def handle(self, message: IncomingMessage, *, picture_of: str | None = None) -> Reply | None:
         """The reply to `message`, or None when this platform message was already handled (or held nothing
-        once cleaned). The text is cleaned and capped here, once for every platform, before anything is stored."""
+        once cleaned). The text is cleaned and capped here, once for every platform, before anything is stored.
+        `picture_of`: the person asked for a picture with /picture."""
         self._metrics.message_handled(message.user.platform)
         cleaned = clean_message_text(message.text, self._options.max_message_chars)
         if not cleaned.text:
@@ -167,7 +183,7 @@ class Engine:
             return await self._slow_down(message) if admission is Admission.NOTICE else None
         try:
             async with self._locks.hold(message.conversation_id) as fence:
-                reply = await self._answer(message, cleaned, fence)
+                reply = await self._answer(message, cleaned, fence, picture_of)
         except ConversationLockLost:
             # This process stalled past the lock's expiry and another one answers the conversation now:
             # a second reply would overlap theirs, so this one is dropped (its turns were not written).
@@ -177,7 +193,9 @@ class Engine:
         self._metrics.reply_outcome("fallback" if reply.fallback else "answered")
         return reply
 
-    async def _answer(self, message: IncomingMessage, cleaned: CleanText, fence: int) -> Reply:
+    async def _answer(
+        self, message: IncomingMessage, cleaned: CleanText, fence: int, picture_of: str | None = None
+    ) -> Reply:
         now = self._clock.now()
         epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
         profile = await self._profiles.load_profile(message.user.key)
@@ -234,6 +252,8 @@ class Engine:
             turns = (*turns[:-1], replace(turns[-1], text=turns[-1].text + _cut_note(cleaned, limit)))
         # Within SOUVENIR_LLM_CONTEXT_TOKENS: oldest history first, then memories; the persona stays.
         system, turns = fit_prompt(context, turns, self._options.context_tokens, _REPLY_TOKENS)
+        if self._pictures is not None or picture_of is not None:
+            system += "\n\n" + picture_instructions(in_group=in_group, forced_scene=picture_of)
         try:
             text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
             fallback = not text
@@ -244,16 +264,28 @@ class Engine:
         except Exception:
             log.exception("LLM call failed unexpectedly for a message in %s", message.conversation_id)
             text, fallback = "", True
+        said = text
+        picture = None
         if fallback:
-            text = say("fallback", language)
+            text = said = say("fallback", language)
+        else:
+            answered = await answer_with_picture(
+                self._pictures, reply_text=text, message_text=message.text, user_key=message.user.key,
+                language=language, day=local_now.date(), in_group=in_group, forced_scene=picture_of,
+                explicit_allowed=safety.explicit_allowed,  # the adult-content setting and the minors rule
+            )  # fmt: skip
+            text, picture, said = answered.text, answered.picture, answered.said
         disclose = self._options.disclosure.due(profile.last_disclosed_at, now)
+        if safety.crisis:
+            picture = None  # someone in crisis gets care and the lines, not a picture
         shown = safety.finish(self._options.disclosure.shown(text, language, disclose), language)
-        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=safety.crisis)
+        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=safety.crisis,
+                      picture=picture)  # fmt: skip
         if safety.crisis:
             self._metrics.crisis_detected()  # a count, nothing of who or what
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
-        new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", text, now)]
+        new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", said, now)]
         await self._window.append_turns(message.conversation_id, new_turns, fence)
         # Only what this message changes: a /timezone or /language sent while the model was writing stays.
         await self._profiles.save_profile_fields(

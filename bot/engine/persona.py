@@ -40,6 +40,7 @@ class Persona:
     lore: tuple[LoreEntry, ...] = ()  # enabled character_book entries
     lore_token_budget: int | None = None  # the card book's token_budget
     speaking_voice: str = ""  # the persona file's `voice`: which speech voice reads its voice notes
+    appearance: str = ""  # how the companion looks, for pictures (`bot.engine.picture_rules`)
 
     def voice(self, user_name: str = "") -> str:
         """Who the model speaks as, the same in replies and in unprompted messages."""

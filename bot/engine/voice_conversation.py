@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 class Answerer(Protocol):
     async def handle(self, message: IncomingMessage) -> Reply | None: ...
 
+    async def handle_picture(self, message: IncomingMessage, what: str) -> Reply | None: ...
+
 
 class VoiceConversation:
     def __init__(
@@ -59,9 +61,13 @@ class VoiceConversation:
     async def handle(self, message: IncomingMessage) -> Reply | None:
         """The engine's reply, read aloud when the person turned voice on (private chats only)."""
         reply = await self._engine.handle(message)
-        if reply is None or reply.fallback or message.chat_kind is not ChatKind.PRIVATE:
-            return reply
+        if reply is None or reply.fallback or reply.picture is not None or message.chat_kind is not ChatKind.PRIVATE:
+            return reply  # a photo goes with its caption written, not spoken
         return await self.spoken(message.user, reply)
+
+    async def handle_picture(self, message: IncomingMessage, what: str) -> Reply | None:
+        """/picture: the engine's photo and caption, as they are (a caption is not read aloud)."""
+        return await self._engine.handle_picture(message, what)
 
     async def handle_voice(self, message: IncomingMessage, clip: VoiceClip) -> Reply | None:
         """The reply to a voice note: the engine's answer to its transcript, or one kind line when it is too

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from bot.engine.model import Reply, UserRef
+from bot.engine.picture_ports import PictureMessenger
+from bot.engine.pictures import Picture
 from bot.engine.voice_note import VoiceNote
 
 
@@ -36,3 +38,15 @@ class SpeakingMessenger:
             await self._messenger.send_direct(user_key, text)
         else:
             await self._messenger.send_voice_direct(user_key, spoken.voice, text)
+
+    async def send_direct_picture(self, user_key: str, text: str, picture: Picture) -> None:
+        """A birthday card: the photo with the text as its caption, not spoken."""
+        await send_picture_or_text(self._messenger, user_key, text, picture)
+
+
+async def send_picture_or_text(messenger: VoiceDelivery, user_key: str, text: str, picture: Picture) -> None:
+    """The photo with its caption where the platform's messenger can send one, else the text alone."""
+    if isinstance(messenger, PictureMessenger):
+        await messenger.send_direct_picture(user_key, text, picture)
+    else:
+        await messenger.send_direct(user_key, text)

@@ -45,3 +45,12 @@ def test_an_age_said_in_conversation_is_read_and_other_numbers_are_not(text: str
 def test_an_adult_age_said_later_does_not_lift_a_minors_one() -> None:
     assert with_stated_age(MINOR, "I'm 30 now") == (MINOR, ())
     assert with_stated_age(ADULT, "j'ai 15 ans")[0].age == 15  # a lower age always counts
+
+
+def test_picture_prompts_are_safe_for_work_unless_an_adult_asked_in_private() -> None:
+    from bot.engine.picture_rules import picture_prompt_rules
+
+    assert "No nudity" in picture_prompt_rules()
+    assert "No nudity" in picture_prompt_rules(explicit_allowed=False)
+    assert "No nudity" not in picture_prompt_rules(explicit_allowed=True)
+    assert "minors" in picture_prompt_rules(explicit_allowed=True)

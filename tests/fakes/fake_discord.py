@@ -95,6 +95,20 @@ class FakeDiscord:
         await self.gateway.dispatch("MESSAGE_CREATE", message)
         return message
 
+    async def send_dm_with_image(self, author: Payload, content: str, filename: str = "me.jpg") -> Payload:
+        """A DM carrying an uploaded image (an attachment, as Discord describes one)."""
+        channel_id = self.rest.dm_channels.setdefault(int(author["id"]), p.snowflake())
+        self.rest.channel_recipients[channel_id] = author
+        message = p.message(channel_id, author, content)
+        attachment_id = p.snowflake()
+        message["attachments"] = [{
+            "id": str(attachment_id), "filename": filename, "size": 2048, "content_type": "image/jpeg",
+            "url": f"https://cdn.example/{attachment_id}/{filename}", "proxy_url": f"https://media.example/{filename}",
+            "width": 64, "height": 64,
+        }]  # fmt: skip
+        await self.gateway.dispatch("MESSAGE_CREATE", message)
+        return message
+
     async def send_in_guild(
         self,
         guild_id: int,

@@ -16,6 +16,7 @@ import time
 
 from aiohttp import web
 
+from tests.fakes.fake_images import FakeImages
 from tests.fakes.fake_openai_audio import AudioScript, FakeAudioEndpoints
 from tests.fakes.llm_script import (
     JSON_DEFAULT_REPLY,
@@ -52,6 +53,7 @@ class FakeOpenAI(ScriptedLLMServer, FakeAudioEndpoints):
         super().__init__(responder, host, port, api_key)
         self._ids = itertools.count(1)
         self.audio = AudioScript()  # what /v1/audio/* answer (tests/fakes/fake_openai_audio.py)
+        self.images = FakeImages(lambda: self.origin)  # /v1/images/*: what was asked, and what it answers
 
     @property
     def base_url(self) -> str:
@@ -62,6 +64,7 @@ class FakeOpenAI(ScriptedLLMServer, FakeAudioEndpoints):
             web.post("/v1/chat/completions", self.handle_completion),
             web.get("/v1/models", self._models),
             *self.audio_routes(),
+            *self.images.routes(),
         ]
 
     def default_responder(self, body: JsonObject) -> str:

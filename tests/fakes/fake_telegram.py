@@ -179,6 +179,14 @@ class FakeTelegram:
         entity = {"type": "bot_command", "offset": 0, "length": len(word.encode("utf-16-le")) // 2}
         return await self.push_text(user_id, text, entities=[entity], **message)
 
+    async def push_photo(self, user_id: int, caption: str, **message: Any) -> JsonObject:
+        """A photo the person sends, with a caption."""
+        sent = self.user_message(user_id, "", **message)
+        del sent["text"]
+        sent["caption"] = caption
+        sent["photo"] = [{"file_id": "their-photo", "file_unique_id": "their-photo-u", "width": 90, "height": 90}]
+        return await self.push_update({"message": sent})
+
     async def push_callback(self, user_id: int, data: str, message: JsonObject, **user: Any) -> JsonObject:
         """A press on an inline button of `message` (a message the bot sent, as recorded in `sent`)."""
         query = {

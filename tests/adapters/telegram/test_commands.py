@@ -43,6 +43,7 @@ async def test_the_command_menu_is_registered_in_english_and_french(souvenir: So
         "export",
         "voice",
         "privacy",
+        "picture",
     }
     assert set(english) == set(french) == everything
     assert english["memories"] == "What I remember about you"

@@ -1,0 +1,53 @@
+"""Pictures in `souvenir chat` (a subprocess on the whole app, SOUVENIR_IMAGES_* set): the picture is written
+into the data dir and its path printed under the caption; /picture the same; off means a kind line."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from tests.fakes.fake_images import tiny_png
+from tests.fakes.fake_openai import FakeOpenAI
+from tests.fakes.llm_script import JSON_DEFAULT_REPLY, JsonObject, last_user_text
+from tests.fakes.souvenir_process import run_chat, souvenir_env
+
+AVATAR = tiny_png((1, 2, 3), size=6)
+
+
+def _responder(body: JsonObject) -> str:
+    if isinstance(body.get("response_format"), dict):  # memory extraction
+        return JSON_DEFAULT_REPLY
+    if "picture" not in last_user_text(body):
+        return "ok"
+    return "[[picture: reading in a sunny café]] Coffee and a good book, thinking of you."
+
+
+async def test_a_picture_is_written_to_the_data_dir_and_its_path_printed(redis_url: str, data_dir: Path) -> None:
+    avatar = data_dir.parent / "avatar.png"
+    avatar.write_bytes(AVATAR)
+    async with FakeOpenAI(responder=_responder) as server:
+        env = souvenir_env(data_dir, server.base_url, redis_url) | {
+            "SOUVENIR_IMAGES_ENABLED": "true", "SOUVENIR_IMAGES_BASE_URL": server.base_url,
+            "SOUVENIR_PERSONA_AVATAR": str(avatar),
+        }  # fmt: skip
+        code, out, err = await run_chat(["send me a picture of you", "/picture at the café"], env, "--user", "lea")
+
+    assert code == 0, err
+    assert out.count("Coffee and a good book, thinking of you.") == 2
+    paths = [Path(found) for found in re.findall(r"^(/\S+\.png)$", out, re.MULTILINE)]
+    assert len(paths) == 2
+    folder = (data_dir / "pictures").resolve()
+    for path in paths:
+        assert path.parent == folder and path.read_bytes() == server.images.image
+    assert [r.reference for r in server.images.requests] == [AVATAR, AVATAR]
+    assert all("Souvenir" in r.prompt and "No nudity" in r.prompt for r in server.images.requests)
+
+
+async def test_pictures_off_is_a_kind_line(redis_url: str, data_dir: Path) -> None:
+    async with FakeOpenAI(responder=_responder) as server:
+        env = souvenir_env(data_dir, server.base_url, redis_url)
+        code, out, err = await run_chat(["send me a picture of you"], env)
+
+    assert code == 0, err
+    assert "pictures aren't set up here" in out
+    assert server.images.requests == []
