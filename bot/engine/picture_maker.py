@@ -68,7 +68,8 @@ class PictureMaker:
         if self._generator is None:
             return PictureOutcome(refusal="picture_off")
         try:
-            image = await self._generator.generate(picture_prompt(self._persona, scene, explicit_allowed), self._reference)
+            prompt = picture_prompt(self._persona, scene, explicit_allowed)
+            image = await self._generator.generate(prompt, self._reference)
         except PictureRefused:
             return PictureOutcome(refusal="picture_refused")
         except PictureUnavailable:
