@@ -116,7 +116,7 @@ class Settings(BaseSettings):
     quiet_hours: str = "22:00-08:00"
     proactive_daily_cap: int = Field(default=2, ge=1)
     # How long a sweep's hold on a due message lasts without renewal: a killed replica's are taken over after it.
-    proactive_lease_s: int = Field(default=60, ge=5, le=3600)
+    proactive_lease_s: int = Field(default=30, ge=5, le=3600)
 
     # Stopping: how long in-flight replies and memory writes get to finish before they are dropped.
     shutdown_grace_s: float = Field(default=10.0, ge=0, le=300)

@@ -23,6 +23,9 @@ from jobs.ports import SweepProfiles, WindowAppends
 from jobs.sweep import Sweeper
 
 log = logging.getLogger(__name__)
+# With the default lease (SOUVENIR_PROACTIVE_LEASE_S=30), a killed replica's claims are taken over within a
+# minute: at most one lease, then one sweep. A sweep with nothing due costs a few milliseconds.
+SWEEP_EVERY = timedelta(seconds=30)
 
 SWEEP_JOB_ID = "souvenir-proactive-sweep"
 _ANCHOR = datetime(2000, 1, 1, tzinfo=UTC)
@@ -75,7 +78,7 @@ async def open_proactive_jobs(
     clock: Clock,
     persona: Persona | None = None,
     moods: MoodState | None = None,
-    interval: timedelta = timedelta(minutes=1),
+    interval: timedelta = SWEEP_EVERY,
     compose_timeout: timedelta = timedelta(minutes=2),
     shutdown_timeout: timedelta = timedelta(seconds=30),
     metrics: ProactiveMetrics | None = None,

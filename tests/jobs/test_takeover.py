@@ -1,5 +1,5 @@
-"""Every replica sweeps; a killed one's claims are taken over within a minute (the default lease), while a live
-but slow one keeps its claims however long its model takes."""
+"""Every replica sweeps; a killed one's claims are taken over within a minute (the default lease, then one
+sweep), while a live but slow one keeps its claims however long its model takes."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from bot.config import Settings
 from bot.engine.model import MonthDay, UserProfile
 from jobs.compose import Composer
 from jobs.planner import Planner
+from jobs.runner import SWEEP_EVERY
 from jobs.sweep import Sweeper
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
 from tests.conftest import FakeClock
@@ -64,18 +65,18 @@ async def test_a_killed_replicas_claim_is_taken_over_within_a_minute(
     doomed = Replica(redis_client, clock, stuck, renew_every=timedelta(hours=1))
     survivor = Replica(redis_client, clock, ScriptedLLM(answer="Joyeux anniversaire !"), timedelta(hours=1))
     await _birthday_tomorrow(doomed, clock)
-    assert doomed.planner.due.lease <= timedelta(minutes=1)
+    assert doomed.planner.due.lease + SWEEP_EVERY <= timedelta(minutes=1)  # a lease, then the next sweep
 
     killed = asyncio.create_task(doomed.sweeper.tick())
     await asyncio.wait_for(stuck.called.wait(), 30)
     killed.cancel()  # SIGKILL: it holds the claim and will never send nor renew
     await asyncio.gather(killed, return_exceptions=True)
 
-    clock.current += timedelta(seconds=30)
+    clock.current += doomed.planner.due.lease / 2
     await survivor.sweeper.tick()
     assert survivor.messenger.deliveries == []  # still held: the lease has not run out
 
-    clock.current = BIRTHDAY_MORNING + timedelta(minutes=1, seconds=1)  # the first sweep after the lease
+    clock.current = BIRTHDAY_MORNING + doomed.planner.due.lease + timedelta(seconds=1)  # a sweep after the lease
     await survivor.sweeper.tick()
     await survivor.sweeper.tick()
     assert [d.user_key for d in survivor.messenger.deliveries] == ["telegram:42"]
