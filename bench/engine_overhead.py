@@ -1,6 +1,7 @@
 """Engine overhead per message: N messages from M users, a fake LLM that answers instantly, real Redis.
 
     python bench/engine_overhead.py [--messages 5000] [--users 50] [--concurrency 8] [--redis-url URL] [--memory]
+        [--json OUT]
 
 Without --redis-url an embedded valkey server is started. By default long-term memory is the no-op one, so
 this measures the engine itself: claims, window, profile, prompt, locks. Target (2 cores): p50 ≤ 10 ms,
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import statistics
 import sys
 import tempfile
@@ -53,6 +56,7 @@ async def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--redis-url")
     parser.add_argument("--memory", action="store_true", help="real long-term memory (recall + writes)")
+    parser.add_argument("--json", type=Path, help="also write the figures here (JSON)")
     args = parser.parse_args()
 
     async with AsyncExitStack() as stack:
@@ -114,6 +118,14 @@ async def main() -> None:
           f"max {max(latencies):.2f} ms")
     print(f"  throughput {args.messages / elapsed:.0f} messages/s replied, "
           f"{args.messages / with_writes:.0f} messages/s with every memory write finished")
+    if args.json:
+        figures = {
+            "messages": args.messages, "users": args.users, "concurrency": args.concurrency, "memory": args.memory,
+            "p50_ms": round(statistics.median(latencies), 2), "p95_ms": round(_percentile(latencies, 0.95), 2),
+            "max_ms": round(max(latencies), 2), "replied_per_s": round(args.messages / elapsed, 1),
+            "written_per_s": round(args.messages / with_writes, 1), "load_average": round(os.getloadavg()[0], 2),
+        }  # fmt: skip
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
 
 
 if __name__ == "__main__":
