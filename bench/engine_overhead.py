@@ -25,8 +25,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import redis.asyncio as aioredis
-
 from bot.config import Settings
 from bot.engine.clock import SystemClock
 from bot.engine.engine import Engine, EngineOptions
@@ -36,6 +34,7 @@ from bot.engine.ports import CompletionRequest, DatedEvents, LongTermMemory
 from bot.persona_file import load_persona
 from memory.embedded_redis import embedded_redis
 from memory.factory import open_long_term_memory
+from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 
 
@@ -63,7 +62,7 @@ async def main() -> None:
         url = args.redis_url or await stack.enter_async_context(
             embedded_redis(Path(stack.enter_context(tempfile.TemporaryDirectory())), persist=False)
         )
-        client = aioredis.from_url(url)
+        client = redis_client(Settings(), url)  # the app's client (its connection pool)
         stack.push_async_callback(client.aclose)
         await client.flushdb()
         clock = SystemClock()

@@ -38,7 +38,7 @@ def draw(perf: Path, out: Path) -> None:
     ours, theirs = compare["souvenir"], compare["mem0"]
 
     ax = axes[0][0]
-    names = ["search p50\n(ms)", "search p95\n(ms)", "ingest\n(items/s)", "R@10\n(x100)"]
+    names = ["recall / search\np50 (ms)", "recall / search\np95 (ms)", "ingest\n(items/s)", "R@10\n(x100)"]
     keys = ["search_p50_ms", "search_p95_ms", "ingest_per_s", "r_at_10"]
     scale = [1, 1, 1, 100]
     x = range(len(names))
