@@ -1,6 +1,7 @@
 """Engine overhead per message: N messages from M users, a fake LLM that answers instantly, real Redis.
 
     python bench/engine_overhead.py [--messages 5000] [--users 50] [--concurrency 8] [--redis-url URL] [--memory]
+        [--json OUT]
 
 Without --redis-url an embedded valkey server is started. By default long-term memory is the no-op one, so
 this measures the engine itself: claims, window, profile, prompt, locks. Target (2 cores): p50 ≤ 10 ms,
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import os
 import statistics
 import sys
 import tempfile
@@ -22,8 +25,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import redis.asyncio as aioredis
-
 from bot.config import Settings
 from bot.engine.clock import SystemClock
 from bot.engine.engine import Engine, EngineOptions
@@ -33,6 +34,7 @@ from bot.engine.ports import CompletionRequest, DatedEvents, LongTermMemory
 from bot.persona_file import load_persona
 from memory.embedded_redis import embedded_redis
 from memory.factory import open_long_term_memory
+from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 
 
@@ -53,13 +55,14 @@ async def main() -> None:
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--redis-url")
     parser.add_argument("--memory", action="store_true", help="real long-term memory (recall + writes)")
+    parser.add_argument("--json", type=Path, help="also write the figures here (JSON)")
     args = parser.parse_args()
 
     async with AsyncExitStack() as stack:
         url = args.redis_url or await stack.enter_async_context(
             embedded_redis(Path(stack.enter_context(tempfile.TemporaryDirectory())), persist=False)
         )
-        client = aioredis.from_url(url)
+        client = redis_client(Settings(), url)  # the app's client (its connection pool)
         stack.push_async_callback(client.aclose)
         await client.flushdb()
         clock = SystemClock()
@@ -114,6 +117,14 @@ async def main() -> None:
           f"max {max(latencies):.2f} ms")
     print(f"  throughput {args.messages / elapsed:.0f} messages/s replied, "
           f"{args.messages / with_writes:.0f} messages/s with every memory write finished")
+    if args.json:
+        figures = {
+            "messages": args.messages, "users": args.users, "concurrency": args.concurrency, "memory": args.memory,
+            "p50_ms": round(statistics.median(latencies), 2), "p95_ms": round(_percentile(latencies, 0.95), 2),
+            "max_ms": round(max(latencies), 2), "replied_per_s": round(args.messages / elapsed, 1),
+            "written_per_s": round(args.messages / with_writes, 1), "load_average": round(os.getloadavg()[0], 2),
+        }  # fmt: skip
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """The floor: what one message cannot go below on this box, and our costs as multiples of it, in one run.
 
-    python -m bench.floor [--memories 3000] [--samples 300]
+    python -m bench.floor [--memories 3000] [--samples 300] [--json OUT]
 
 The floor is the sum of three things every remembered reply needs at least once, timed here in the same
 process, one after the other, on the same data:
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import random
 import statistics
 import tempfile
@@ -161,8 +162,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--memories", type=int, default=3000, help="messages the person has written")
     parser.add_argument("--samples", type=int, default=300)
+    parser.add_argument("--json", type=Path, help="also write the figures here (JSON)")
     args = parser.parse_args(argv)
     f = asyncio.run(run(args.memories, args.samples))
+    if args.json:
+        args.json.write_text(json.dumps(f, indent=2) + "\n")
     print(f"person's memories: {f['person_memories']}")
     print(f"floor {f['floor_ms']:.2f} ms = embedding {f['embed_p50_ms']:.2f} + filtered vector search "
           f"{f['search_p50_ms']:.2f} + Redis round trip {f['redis_p50_ms']:.2f} (p50s)")  # fmt: skip

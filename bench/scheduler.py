@@ -1,6 +1,6 @@
 """Proactive-message scheduler: Redis memory per scheduled item, and time per sweep tick.
 
-    python bench/scheduler.py [--items 1000000] [--due 0,1000,10000] [--runs 1] [--redis-url URL]
+    python bench/scheduler.py [--items 1000000] [--due 0,1000,10000] [--runs 1] [--redis-url URL] [--json OUT]
 
 Without --redis-url an embedded valkey server is started (no persistence). Fills `--items` scheduled birthdays
 (pipelined ZADDs, scores spread over the coming year), reads the memory per item, then times one sweep tick
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
@@ -116,7 +117,9 @@ async def main() -> None:
     parser.add_argument("--due", default="0,1000,10000")
     parser.add_argument("--runs", type=int, default=1, help="timed ticks per due count > 0 (median shown)")
     parser.add_argument("--redis-url")
+    parser.add_argument("--json", type=Path, help="also write the figures here (JSON)")
     args = parser.parse_args()
+    figures: dict[str, object] = {"items": args.items, "ticks": []}
     due_counts = [int(n) for n in args.due.split(",")]
 
     async with _redis_url(args.redis_url) as url:
@@ -129,6 +132,8 @@ async def main() -> None:
         print(f"fill: {args.items:,} scheduled items in {seconds:.1f} s (pipelined ZADD, 10k members each)")
         print(f"memory: {(after - before) / args.items:.0f} B/item (INFO used_memory delta), "
               f"{zset_bytes / args.items:.0f} B/item (MEMORY USAGE of the schedule)")
+        figures.update(fill_s=round(seconds, 1), bytes_per_item=round((after - before) / args.items),
+                       schedule_bytes_per_item=round(zset_bytes / args.items))  # fmt: skip
 
         profiles = RedisProfiles(client)
         due = DueStore(client)
@@ -167,6 +172,10 @@ async def main() -> None:
                     if runs > 1:
                         shown += f" (median of {runs} ticks; wall {min(timings):.0f}–{max(timings):.0f} ms)"
                 print(f"tick, {count:>6,} due, {mode}: {shown} ({report.sent:,} sent)")
+                figures["ticks"].append({  # type: ignore[attr-defined]
+                    "mode": mode, "due": count, "runs": runs, "wall_ms_median": round(statistics.median(timings), 2),
+                    "wall_ms_max": round(max(timings), 2), "cpu_ms_median": round(statistics.median(cpus), 2),
+                })  # fmt: skip
         state_before = await _used_memory(client)
         await client.delete(*[f"souvenir:jobs:state:telegram:{n}" for n in range(args.items, args.items + 1000)])
         state_bytes = (state_before - await _used_memory(client)) / 1000
@@ -174,6 +183,9 @@ async def main() -> None:
         print(f"send state per person messaged (claim, in-flight, cap hash): ~{state_bytes:.0f} B, kept ≤ 3 days "
               "unless a message is unanswered")
         await client.aclose()
+    if args.json:
+        figures["load_average"] = round(os.getloadavg()[0], 2)
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from bot.engine.ports import Clock
 from bot.errors import ConfigError
 from memory.crypto import TextCipher
 from memory.embedding import UseEmbedder
+from memory.embedding.background import warming_up_in_background
 from memory.ports import Embedder
 from memory.qdrant.driver import IndexDriver
 from memory.qdrant.index import QdrantMemoryIndex
@@ -129,11 +130,12 @@ async def open_memory_index(
 
 @asynccontextmanager
 async def open_embedder(settings: Settings) -> AsyncIterator[Embedder]:
-    """The configured embedder, loaded and ready (the first message doesn't pay for the model load)."""
+    """The configured embedder. USE's model (~3 s on a busy box) loads in the background: start-up and the
+    first prompt go on meanwhile, and the first embedding waits for it."""
     if settings.embedding_provider == "use":
         embedder = UseEmbedder()
-        await embedder.warm_up()
-        yield embedder
+        async with warming_up_in_background(embedder):
+            yield embedder
         return
     if settings.embedding_base_url is None:
         raise ConfigError("SOUVENIR_EMBEDDING_BASE_URL: required when SOUVENIR_EMBEDDING_PROVIDER=openai-compatible")

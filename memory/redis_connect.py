@@ -13,6 +13,9 @@ from redis.exceptions import ConnectionError, TimeoutError
 
 from bot.config import Settings
 
+MAX_CONNECTIONS = 100  # redis-py's own cap; past it a command waits (up to CONNECTION_WAIT_S) for a free one
+CONNECTION_WAIT_S = 20
+
 
 def _reconnecting() -> dict[str, Any]:
     """A restarted or failed-over server: each command retries on a fresh connection for about 15 seconds
@@ -35,4 +38,9 @@ def redis_client(settings: Settings, url: str | None = None, **options: Any) -> 
     if chosen is None:
         raise ValueError("no Redis configured: the embedded valkey's URL must be given")
     # rediss:// gives TLS connections (certificates checked; ?ssl_cert_reqs=none and ?ssl_ca_certs=... tune it).
-    return aioredis.from_url(chosen, **{**_reconnecting(), **options})
+    # A blocking pool: with more commands in flight than connections (hundreds of people writing at once), a
+    # command waits for a free connection instead of failing with "Too many connections".
+    pool = aioredis.BlockingConnectionPool.from_url(
+        chosen, max_connections=MAX_CONNECTIONS, timeout=CONNECTION_WAIT_S, **{**_reconnecting(), **options}
+    )
+    return aioredis.Redis.from_pool(pool)

@@ -33,6 +33,11 @@ class UseEmbedder:
     def dimension(self) -> int:
         return USE_DIMENSION
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the model is in memory (start-up loads it in the background)."""
+        return self._model is not None
+
     async def warm_up(self) -> None:
         """Load the model now (startup) rather than on the first message."""
         await asyncio.to_thread(self._loaded)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import asyncio
 from datetime import timedelta
+from typing import Any
 
 from bot.engine.mood import TimedReading
 from bot.engine.ports import Clock
-from memory.mood.chart import render_chart
 from memory.mood.series import RedisMoodSeries
 
 
@@ -24,5 +24,12 @@ class MoodHistoryService:
         readings = await self._series.readings(user_key, since=now - timedelta(days=days))
         patterns = await self._series.patterns(user_key)
         return await asyncio.to_thread(
-            render_chart, readings, patterns, language=language, timezone=timezone, days=days, now=now
+            _render_chart, readings, patterns, language=language, timezone=timezone, days=days, now=now
         )
+
+
+def _render_chart(*args: Any, **kwargs: Any) -> bytes | None:
+    # matplotlib takes ~0.5 s to import: only the first chart pays for it, not every start-up.
+    from memory.mood.chart import render_chart
+
+    return render_chart(*args, **kwargs)
