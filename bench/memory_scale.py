@@ -39,6 +39,7 @@ from bot.config import Settings
 from bot.engine.model import RecallQuery
 from memory.embedding import UseEmbedder
 from memory.episodes import SAID
+from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import MemoryKind, MemoryRecord, MemorySource
@@ -207,7 +208,8 @@ async def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp, LoopLag() as lag:
         driver = await EdgeDriver.open(Path(tmp) / "qdrant", real.dimension)
-        index = QdrantMemoryIndex(driver, embedder, _Clock())
+        # As the app opens the embedded index: records read by recall are kept between recalls.
+        index = QdrantMemoryIndex(driver, embedder, _Clock(), cached_records=EMBEDDED_CACHED_RECORDS)
         service = LongTermMemoryService(index, default_timezone="Europe/Paris")
         next_message = 0
         try:
