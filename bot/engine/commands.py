@@ -9,13 +9,11 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from bot.engine.addressing import MAX_NAME_CHARS, MAX_PRONOUNS_CHARS
 from bot.engine.age import set_age
 from bot.engine.command_results import CommandResult, MemoriesListing, MoodChart
 from bot.engine.dates import parse_birthday
@@ -39,7 +37,9 @@ from bot.engine.ports import (
     ReplyTrail,
     UserDataEraser,
 )
+from bot.engine.profile_command import set_profile
 from bot.engine.pseudonymous import pseudonymous_conversation, pseudonymous_user
+from bot.engine.shown_pages import ShownPages
 from bot.engine.texts import say
 from bot.engine.timezones import resolve_timezone
 from bot.engine.voice_command import switch_voice
@@ -55,8 +55,6 @@ _LANGUAGES = {"en": "en", "english": "en", "anglais": "en", "fr": "fr", "french"
 _AUTO = {"auto", "automatic", "automatique"}
 # A page or a memory number as people type them (memory ids are UUIDs, never all digits).
 _NUMBER = re.compile(r"[0-9]{1,6}")
-# People whose last shown page is remembered (in this process), so "/forget 3" means the 3rd they saw.
-_SHOWN_PAGES_KEPT = 10_000
 _SHOWN_TEXT_CHARS = 80
 _MONTHS = {
     "en": "January February March April May June July August September October November December".split(),
@@ -137,8 +135,7 @@ class UserCommands:
         self._default_language = default_language
         self._bot_name = bot_name
         self._trail = trail or NoReplyTrail()
-        # user key -> (memory id, text) of each item on the last page they were shown, numbered from 1.
-        self._shown: OrderedDict[str, tuple[tuple[str, str], ...]] = OrderedDict()
+        self._shown = ShownPages()
 
     async def _person(self, user: UserRef) -> UserRef:
         """The account as the person it belongs to (see `UserRef.key`); once per command."""
@@ -299,33 +296,7 @@ class UserCommands:
         """/profile [name <name>|pronouns <pronouns>|tu|vous]: how the person wants to be addressed."""
         text = _argument(text)
         user = await self._person(user)
-        lang = await self.language_of(user, hint)
-        field, _, value = text.strip().partition(" ")
-        field, value = field.lower(), " ".join(value.split())
-        profile = await self._profiles.load_profile(user.key)
-        if not field:
-            unset = say("profile_unset", lang)
-            name = profile.preferred_name or profile.display_name or user.display_name or unset
-            form = f"« {profile.address_form} »" if profile.address_form else unset
-            shown = say("profile_shown", lang, name=name, pronouns=profile.pronouns or unset, form=form)
-            return CommandResult(shown + "\n" + say("usage_profile", lang))
-        if field in ("tu", "vous"):
-            await self._profiles.save_profile(replace(profile, address_form=field))
-            return CommandResult(say(f"profile_{field}", lang))
-        if field in ("name", "nom", "prénom", "prenom"):
-            if not value:
-                await self._profiles.save_profile(replace(profile, preferred_name=""))
-                return CommandResult(say("profile_name_cleared", lang))
-            if len(value) > MAX_NAME_CHARS or not any(c.isalpha() for c in value):
-                return CommandResult(say("profile_name_invalid", lang, max=MAX_NAME_CHARS), ok=False)
-            await self._profiles.save_profile(replace(profile, preferred_name=value))
-            return CommandResult(say("profile_name_set", lang, name=value))
-        if field in ("pronouns", "pronoms"):
-            pronouns = value[:MAX_PRONOUNS_CHARS]
-            await self._profiles.save_profile(replace(profile, pronouns=pronouns))
-            key = "profile_pronouns_set" if pronouns else "profile_pronouns_cleared"
-            return CommandResult(say(key, lang, pronouns=pronouns))
-        return CommandResult(say("usage_profile", lang), ok=False)
+        return await set_profile(self._profiles, user, text, await self.language_of(user, hint))
 
     async def memories_page(self, user: UserRef, offset: int = 0, limit: int = 5) -> MemoryPage:
         user = await self._person(user)
@@ -354,7 +325,7 @@ class UserCommands:
         numbers); a memory that a newer one replaced is marked."""
         user = await self._person(user)
         lang = await self.language_of(user, hint)
-        self._remember_shown(user, page)
+        self._shown.note(user.key, page)
         if page.total == 0 or not page.items:
             return say("memories_empty", lang)
         last = page.offset + len(page.items)
@@ -376,15 +347,8 @@ class UserCommands:
         replies = await self._trail.recent_replies(user.key, conversation_id)
         listing = why_listing(replies[0] if replies else None, lang)
         if shown:
-            self._remember_shown(user, [(m.memory_id, m.text) for m in listing.memories])
+            self._shown.note(user.key, [(m.memory_id, m.text) for m in listing.memories])
         return listing
-
-    def _remember_shown(self, user: UserRef, page: MemoryPage | Sequence[tuple[str, str]]) -> None:
-        shown = [(item.memory_id, item.text) for item in page.items] if isinstance(page, MemoryPage) else page
-        self._shown[user.key] = tuple(shown)
-        self._shown.move_to_end(user.key)
-        while len(self._shown) > _SHOWN_PAGES_KEPT:
-            self._shown.popitem(last=False)
 
     async def forget_memory(self, user: UserRef, reference: str, hint: str | None = None) -> CommandResult:
         """Forget one memory by its number on the last page shown (else in the newest-first listing), or by id."""
@@ -402,7 +366,7 @@ class UserCommands:
         return CommandResult(say("forgot_one" if gone else "forgot_none", lang), ok=gone)
 
     async def _forget_number(self, user: UserRef, number: int, lang: str) -> CommandResult:
-        shown = self._shown.get(user.key)
+        shown = self._shown.last(user.key)
         if shown:
             if not 1 <= number <= len(shown):
                 return CommandResult(say("forget_no_number", lang, n=number, count=len(shown)), ok=False)
