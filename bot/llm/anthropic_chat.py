@@ -17,7 +17,7 @@ from bot.config import Settings
 from bot.engine.ports import CompletionRequest
 from bot.errors import ConfigError
 from bot.llm.conversation import alternating_messages, clean_reply, system_prompt
-from bot.llm.failure import status_reason, unavailable
+from bot.llm.failure import sdk_reason, unavailable
 
 PROVIDER = "anthropic"
 
@@ -58,7 +58,7 @@ class AnthropicChatModel:
                 **options,
             )
         except Exception as exc:  # SDK errors, and bare ValueErrors when a body is not JSON
-            raise unavailable(PROVIDER, self._model, _reason(exc)) from exc
+            raise unavailable(PROVIDER, self._model, sdk_reason(exc, anthropic)) from exc
         text = _reply_text(message)
         if not text:
             raise unavailable(PROVIDER, self._model, "malformed reply: no text")
@@ -83,18 +83,3 @@ def _reply_text(message: object) -> str | None:
     texts = [block.text for block in blocks if getattr(block, "type", None) == "text"]
     text = "".join(part for part in texts if isinstance(part, str))
     return text if text.strip() else None
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, anthropic.APITimeoutError):
-        return "timed out"
-    if isinstance(exc, anthropic.APIConnectionError):
-        cause = exc.__cause__
-        return f"connection failed ({type(cause).__name__})" if cause else "connection failed"
-    if isinstance(exc, anthropic.APIStatusError):
-        return status_reason(exc.status_code, exc.body)
-    if isinstance(exc, UnicodeError):  # a ValueError too, but about what was sent, not what came back
-        return "the request held text that is not valid Unicode"
-    if isinstance(exc, (anthropic.APIResponseValidationError, ValueError)):
-        return "malformed reply: not the expected JSON"
-    return f"unexpected {type(exc).__name__}"

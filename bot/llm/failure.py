@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from types import ModuleType
 
 from bot.errors import LLMUnavailable
 
@@ -21,6 +22,23 @@ def status_reason(status: int, body: object) -> str:
         return f"HTTP {status} (check SOUVENIR_LLM_API_KEY)"
     detail = " ".join(_error_message(body).split())[:_MAX_DETAIL]
     return f"HTTP {status}: {detail}" if detail else f"HTTP {status}"
+
+
+def sdk_reason(exc: Exception, sdk: ModuleType) -> str:
+    """Why a call through `sdk` failed. The openai and anthropic SDKs are generated from one template
+    and share their error classes' names and fields, so one reading serves both."""
+    if isinstance(exc, sdk.APITimeoutError):
+        return "timed out"
+    if isinstance(exc, sdk.APIConnectionError):
+        cause = exc.__cause__
+        return f"connection failed ({type(cause).__name__})" if cause else "connection failed"
+    if isinstance(exc, sdk.APIStatusError):
+        return status_reason(exc.status_code, exc.body)
+    if isinstance(exc, UnicodeError):  # a ValueError too, but about what was sent, not what came back
+        return "the request held text that is not valid Unicode"
+    if isinstance(exc, (sdk.APIResponseValidationError, ValueError)):
+        return "malformed reply: not the expected JSON"
+    return f"unexpected {type(exc).__name__}"
 
 
 def _error_message(body: object) -> str:

@@ -17,7 +17,7 @@ from openai.types.chat import ChatCompletionMessageParam
 from bot.config import Settings
 from bot.engine.ports import CompletionRequest
 from bot.llm.conversation import alternating_messages, clean_reply, system_prompt
-from bot.llm.failure import status_reason, unavailable
+from bot.llm.failure import sdk_reason, unavailable
 
 log = logging.getLogger("bot.llm")
 
@@ -51,7 +51,7 @@ class OpenAIChatModel:
         try:
             completion = await self._create_with_json_fallback(request)
         except Exception as exc:  # SDK errors, and bare ValueErrors when a body is not JSON
-            raise unavailable(self._provider, self._model, _reason(exc)) from exc
+            raise unavailable(self._provider, self._model, sdk_reason(exc, openai)) from exc
         text = _reply_text(completion)
         if not text:
             raise unavailable(self._provider, self._model, "malformed reply: no text")
@@ -105,18 +105,3 @@ def _reply_text(completion: object) -> str | None:
         return None
     content = getattr(getattr(choices[0], "message", None), "content", None)
     return content if isinstance(content, str) and content.strip() else None
-
-
-def _reason(exc: Exception) -> str:
-    if isinstance(exc, openai.APITimeoutError):
-        return "timed out"
-    if isinstance(exc, openai.APIConnectionError):
-        cause = exc.__cause__
-        return f"connection failed ({type(cause).__name__})" if cause else "connection failed"
-    if isinstance(exc, openai.APIStatusError):
-        return status_reason(exc.status_code, exc.body)
-    if isinstance(exc, UnicodeError):  # a ValueError too, but about what was sent, not what came back
-        return "the request held text that is not valid Unicode"
-    if isinstance(exc, (openai.APIResponseValidationError, ValueError)):
-        return "malformed reply: not the expected JSON"
-    return f"unexpected {type(exc).__name__}"
