@@ -57,7 +57,7 @@ class TelegramSender:
         sent: list[Message] = []
         for index, piece in enumerate(pieces):
             last = index == len(pieces) - 1
-            reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to and index == 0 else None
+            reply = _replying_to(reply_to) if index == 0 else None
 
             def call(
                 piece: str = piece, reply: ReplyParameters | None = reply, last: bool = last
@@ -89,7 +89,6 @@ class TelegramSender:
         reply_to: int | None = None,
         thread_id: int | None = None,
     ) -> Message:
-        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         return await self._with_retries(
             chat_id,
             lambda: self._bot.send_photo(
@@ -97,7 +96,7 @@ class TelegramSender:
                 InputFile(data, filename=filename),
                 caption=caption or None,
                 message_thread_id=thread_id,
-                reply_parameters=reply,
+                reply_parameters=_replying_to(reply_to),
             ),
         )
 
@@ -112,12 +111,11 @@ class TelegramSender:
         thread_id: int | None = None,
     ) -> Message:
         """A voice note (sendVoice plays OGG/Opus only), with the reply's text as its caption."""
-        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         return await self._with_retries(
             chat_id,
             lambda: self._bot.send_voice(
                 chat_id, InputFile(ogg_opus, filename=VOICE_FILENAME), duration=duration_s, caption=caption,
-                reply_parameters=reply, message_thread_id=thread_id,
+                reply_parameters=_replying_to(reply_to), message_thread_id=thread_id,
             ),
         )  # fmt: skip
 
@@ -142,6 +140,11 @@ def retry_after_seconds(exc: RetryAfter) -> float:
         warnings.simplefilter("ignore", PTBDeprecationWarning)
         value = exc.retry_after
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+def _replying_to(message_id: int | None) -> ReplyParameters | None:
+    """Reply to `message_id` if there is one; sent all the same if it was deleted meanwhile."""
+    return ReplyParameters(message_id, allow_sending_without_reply=True) if message_id else None
 
 
 @asynccontextmanager
