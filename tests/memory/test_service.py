@@ -228,6 +228,24 @@ async def test_context_comes_from_the_window_and_survives_a_restart() -> None:
     assert "we adopted her last spring" in [m.text for m in await restarted.recall(query)]
 
 
+async def test_a_message_is_found_by_what_was_said_two_messages_before_it() -> None:
+    index = FakeMemoryIndex()
+    service = LongTermMemoryService(index)
+    said = ("we adopted a kitten last spring", "she sleeps on the radiator all day", "her name is Miso")
+    window: tuple[ChatTurn, ...] = ()
+    for number, text in enumerate(said, start=1):
+        at = START + timedelta(minutes=number)
+        message = IncomingMessage(ALICE, "telegram:dm:1", str(number), text, at)
+        await service.remember_exchange(Exchange(message, Reply("Aww.", "en"), "UTC", "en", previous_turns=window))
+        window = (*window, ChatTurn("user", text, at, ALICE.key), ChatTurn("assistant", "Aww.", at))
+    for filler in range(4, 12):
+        message = IncomingMessage(ALICE, "telegram:dm:1", str(filler), f"work was busy on day {filler}",
+                                  START + timedelta(minutes=filler))  # fmt: skip
+        await service.remember_exchange(Exchange(message, Reply("Ok.", "en"), "UTC", "en"))
+    query = RecallQuery(ALICE.key, "what is the kitten called?", START + timedelta(hours=1), limit=3)
+    assert "her name is Miso" in [m.text for m in await service.recall(query)]
+
+
 async def test_a_forgotten_message_is_not_brought_back_by_the_next_one() -> None:
     index = FakeMemoryIndex()
     service = LongTermMemoryService(index)
