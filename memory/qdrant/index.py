@@ -8,12 +8,14 @@ someone else matches nothing.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import math
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from operator import itemgetter
 
 from bot.engine.ports import Clock
 from bot.errors import InvalidInput, UnreadableText
@@ -54,13 +56,14 @@ def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _rrf(rankings: Sequence[Sequence[Hit]]) -> list[Hit]:
-    """Reciprocal rank fusion (as Qdrant's: 1 / (k + rank), rank from 1), best first."""
+def _rrf(rankings: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
+    """Reciprocal rank fusion (as Qdrant's: 1 / (k + rank), rank from 1), the best `limit` first (ties in the
+    order first seen: nlargest is sorted(..., reverse=True)[:limit], without sorting or wrapping the rest)."""
     scores: dict[str, float] = {}
     for ranking in rankings:
         for rank, hit in enumerate(ranking, start=1):
             scores[hit.point_id] = scores.get(hit.point_id, 0.0) + 1.0 / (RRF_K + rank)
-    return [Hit(i, score, {}) for i, score in sorted(scores.items(), key=lambda kv: kv[1], reverse=True)]
+    return [Hit(i, score, {}) for i, score in heapq.nlargest(limit, scores.items(), key=itemgetter(1))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,7 +183,7 @@ class QdrantMemoryIndex:
         # its first `read_dense` are read with the fused ones (one read instead of two).
         candidates = max(MIN_CANDIDATES, 3 * query.limit)
         dense_hits, sparse_hits = await self._driver.rankings(dense, encode_query(query.text), where, candidates)
-        fused = _rrf([dense_hits, sparse_hits])[: query.limit]
+        fused = _rrf([dense_hits, sparse_hits], query.limit)
         wanted = [h.point_id for h in fused] + [h.point_id for h in dense_hits[: max(query.read_dense, 0)]]
         records = await self._read(where.user_key, wanted, {})
         self._last_found = _LastSearch(query.user_key, query.text, where, dense_hits, candidates, records)
