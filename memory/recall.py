@@ -164,7 +164,8 @@ def _token_set(text: str) -> frozenset[str]:
 def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
     if not a or not b:
         return False
-    return len(a & b) / len(a | b) >= SIMILAR_TEXT
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared) >= SIMILAR_TEXT  # |a ∪ b| counted, not built
 
 
 def _sources(record: MemoryRecord) -> set[tuple[str, str]]:

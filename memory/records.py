@@ -63,6 +63,9 @@ class IndexQuery:
     current_only: bool = True  # drop records whose valid_to <= at
     limit: int = 20
     mode: str = "hybrid"  # "hybrid" (dense + sparse fused) or "dense" (score = cosine similarity)
+    # Hybrid only: also read the records of the first `read_dense` of its dense ranking, for a dense search
+    # of the same text that follows (recall runs both): all the records in one read instead of two.
+    read_dense: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,11 +105,12 @@ class LongTermMemoryService:
     async def recall(self, query: RecallQuery) -> list[RecalledMemory]:
         if query.limit <= 0 or not query.text.strip():
             return []
+        dense_limit = max(SIMILAR_CANDIDATES, query.limit * 15)
         hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes,
-                            limit=max(HYBRID_CANDIDATES, query.limit * 10))  # fmt: skip
-        dense = replace(hybrid, mode="dense", limit=max(SIMILAR_CANDIDATES, query.limit * 15))
-        # One after the other: the second reuses the query's embedding, and running both at once gains
-        # nothing (the searches hold the interpreter while they build records).
+                            limit=max(HYBRID_CANDIDATES, query.limit * 10), read_dense=dense_limit)  # fmt: skip
+        dense = replace(hybrid, mode="dense", limit=dense_limit, read_dense=0)
+        # One after the other: the second reuses the query's embedding, its dense ranking and the records the
+        # first read for it (read_dense), so it costs no call to the index.
         hits = await self._store.search(hybrid)
         similar = await self._store.search(dense)
         return await asyncio.to_thread(_rank_and_select, hits, similar, query, self._weights)

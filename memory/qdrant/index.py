@@ -8,12 +8,14 @@ someone else matches nothing.
 from __future__ import annotations
 
 import asyncio
+import heapq
 import math
 import uuid
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from operator import itemgetter
 
 from bot.engine.ports import Clock
 from bot.errors import InvalidInput, UnreadableText
@@ -54,13 +56,14 @@ def _canonical_ids(memory_ids: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _rrf(rankings: Sequence[Sequence[Hit]]) -> list[Hit]:
-    """Reciprocal rank fusion (as Qdrant's: 1 / (k + rank), rank from 1), best first."""
+def _rrf(rankings: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
+    """Reciprocal rank fusion (as Qdrant's: 1 / (k + rank), rank from 1), the best `limit` first (ties in the
+    order first seen: nlargest is sorted(..., reverse=True)[:limit], without sorting or wrapping the rest)."""
     scores: dict[str, float] = {}
     for ranking in rankings:
         for rank, hit in enumerate(ranking, start=1):
             scores[hit.point_id] = scores.get(hit.point_id, 0.0) + 1.0 / (RRF_K + rank)
-    return [Hit(i, score, {}) for i, score in sorted(scores.items(), key=lambda kv: kv[1], reverse=True)]
+    return [Hit(i, score, {}) for i, score in heapq.nlargest(limit, scores.items(), key=itemgetter(1))]
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,33 +174,35 @@ class QdrantMemoryIndex:
             else:
                 hits = await self._driver.nearest(dense, where, query.limit, with_payload=False)
             known = last.records if last is not None and last.user_key == query.user_key else {}
-            found = [ScoredMemory(r, h.score) for h, r in await self._read(where.user_key, hits, known)]
-            self._last_found = _LastSearch(query.user_key, query.text, where, hits, query.limit,
-                                           {s.record.memory_id: s.record for s in found})  # fmt: skip
+            records = await self._read(where.user_key, [h.point_id for h in hits], known)
+            found = [ScoredMemory(records[h.point_id], h.score) for h in hits if h.point_id in records]
+            self._last_found = _LastSearch(query.user_key, query.text, where, hits, query.limit, records)
             return found
         # Hybrid: one dense and one keyword ranking, ids only, fused by rank here; the dense ranking is kept for
-        # the dense search that follows in a recall (one scan of the vectors instead of two).
+        # the dense search that follows in a recall (one scan of the vectors instead of two), and the records of
+        # its first `read_dense` are read with the fused ones (one read instead of two).
         candidates = max(MIN_CANDIDATES, 3 * query.limit)
         dense_hits, sparse_hits = await self._driver.rankings(dense, encode_query(query.text), where, candidates)
-        fused = _rrf([dense_hits, sparse_hits])[: query.limit]
-        found = [ScoredMemory(r, h.score) for h, r in await self._read(where.user_key, fused, {})]
-        self._last_found = _LastSearch(query.user_key, query.text, where, dense_hits, candidates,
-                                       {s.record.memory_id: s.record for s in found})  # fmt: skip
-        return found
+        fused = _rrf([dense_hits, sparse_hits], query.limit)
+        wanted = [h.point_id for h in fused] + [h.point_id for h in dense_hits[: max(query.read_dense, 0)]]
+        records = await self._read(where.user_key, wanted, {})
+        self._last_found = _LastSearch(query.user_key, query.text, where, dense_hits, candidates, records)
+        return [ScoredMemory(records[h.point_id], h.score) for h in fused if h.point_id in records]
 
-    async def _read(
-        self, user_key: str, hits: Sequence[Hit], known: dict[str, MemoryRecord]
-    ) -> list[tuple[Hit, MemoryRecord]]:
-        """The records of `hits`, in order: those in `known` (read a moment ago) as they are, the rest read now;
-        a hit removed meanwhile is left out."""
-        known = {**known, **self._cache.known(user_key, (h.point_id for h in hits if h.point_id not in known))}
-        missing = tuple(h.point_id for h in hits if h.point_id not in known)
+    async def _read(self, user_key: str, ids: Sequence[str], known: dict[str, MemoryRecord]) -> dict[str, MemoryRecord]:
+        """The records of `ids` by id: those in `known` (read a moment ago) as they are, the rest read now; one
+        removed meanwhile is left out."""
+        wanted = dict.fromkeys(ids)
+        records = {i: known[i] for i in wanted if i in known}
+        records.update(self._cache.known(user_key, (i for i in wanted if i not in records)))
+        missing = [i for i in wanted if i not in records]
+        if not missing:
+            return records
         generation = self._cache.generation
-        read = await self._driver.newest(Where(user_key=user_key, ids=missing), len(missing)) if missing else []
-        fresh = await self._records(read)
+        fresh = await self._records(await self._driver.points(user_key, missing))
         self._cache.keep(fresh, generation)
-        records = {**known, **{r.memory_id: r for r in fresh}}
-        return [(h, records[h.point_id]) for h in hits if h.point_id in records]
+        records.update((r.memory_id, r) for r in fresh)
+        return records
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
         """Only records still current at `at` change: an older valid_to is kept as it was."""

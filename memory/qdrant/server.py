@@ -188,6 +188,17 @@ class ServerDriver:
     async def total(self) -> int:
         return (await _call(self._client.count(self._collection, exact=True))).count
 
+    async def points(self, user_key: str, ids: Sequence[str]) -> list[Hit]:
+        if not ids:
+            return []
+        where = Where(user_key=user_key, ids=tuple(ids))
+        records, _next = await _call(
+            self._client.scroll(
+                self._collection, scroll_filter=_filter(where), limit=len(ids), with_payload=True, with_vectors=False
+            )
+        )
+        return _hits(records)
+
     async def count(self, where: Where) -> int:
         result = await _call(self._client.count(self._collection, count_filter=_filter(where), exact=True))
         return result.count

@@ -15,3 +15,11 @@ def test_a_question_finds_the_memory_that_says_its_word_in_another_form() -> Non
     other = _record("Caroline: the weather was lovely last spring")
     weather, puppy = keyword_scores([other, adopted], "Did Caroline think about adoption?")
     assert puppy > weather
+
+
+def test_numbers_stem_as_themselves_as_snowball_says() -> None:
+    import snowballstemmer
+
+    english, french = snowballstemmer.stemmer("english"), snowballstemmer.stemmer("french")
+    numbers = ["0", "7", "42", "2023", "0930", "1999", "٣٤"]
+    assert stems(" ".join(numbers)) == [french.stemWord(english.stemWord(n)) for n in numbers] == numbers
