@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from bot.engine.dates import FoundDate, resolve_dates
 from bot.engine.model import ChatTurn, Exchange
-from memory.extraction.dated import describe_date
+from memory.extraction.dated import dates_in, describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.text_caches import text_cache
 
@@ -114,7 +114,7 @@ def indexed_text(said: str, at: datetime, timezone: str, language: str, previous
     parts = [f"{describe_date(local_day, 'day', False, language)}: {said}"]
     mentioned = [
         describe_date(found.local_date, found.precision, False, language)
-        for found in resolve_dates(said, at, timezone, language)
+        for found in dates_in(said, at, timezone, language)
         if found.relative
     ]
     if mentioned:

@@ -38,6 +38,7 @@ SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
 QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
 WRITTEN_VECTORS = 256  # recently written memories whose embedding is kept: the next message extends them
+AHEAD_VECTORS = 512  # texts embedded ahead for a batch of exchanges (their writes and searches follow)
 WALK = 256  # ids walked at most above a page before it is located by counts instead
 LOCATE_STEPS = 12
 _ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
@@ -111,6 +112,7 @@ class QdrantMemoryIndex:
         # Count-then-change operations (supersede, remove, forget) must not interleave.
         self._writes = asyncio.Lock()
         self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
+        self._ahead: OrderedDict[str, list[float]] = OrderedDict()  # text -> vector, see embed_ahead
         # memory id -> (text embedded, vector): a memory rewritten with words appended keeps its vector
         self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()
         # The last search: recall searches twice with one text, and the second reuses its dense ranking and
@@ -150,6 +152,33 @@ class QdrantMemoryIndex:
                     await self._driver.upsert(user_key, user_points)
             finally:
                 self._cache.changing(written)
+            if self._cache.enabled:
+                # As a read would give them back (the next message's consolidation finds them without a read).
+                plain = [record_to_payload(r) for r in records] if self._cipher.enabled else payloads
+                self._cache.keep([payload_to_record(r.memory_id, p) for r, p in zip(records, plain, strict=True)],
+                                 self._cache.generation)  # fmt: skip
+
+    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[tuple[str, str]] = ()) -> None:
+        """One embedding call for what a batch of exchanges will search for (`texts`) and write (`memories`:
+        memory id and text), instead of a call each (~2.5 ms through the worker thread, against ~1 ms a text in
+        a batch). A memory's vector is kept as if it had just been written: extended with the next message
+        before it is, it keeps the vector of what it said first, as when written one exchange at a time."""
+        known = {t for t in texts if t in self._ahead or t in self._query_vectors}
+        wanted = list(dict.fromkeys([*(t for t in texts if t not in known), *(t for _, t in memories)]))
+        vectors = dict(zip(wanted, await self._embedder.embed(wanted), strict=True)) if wanted else {}
+        for text in texts:
+            if text in vectors:
+                self._ahead[text] = vectors[text]
+        for memory_id, text in memories:
+            self._written[memory_id] = (text, vectors[text])
+        while len(self._ahead) > AHEAD_VECTORS:
+            self._ahead.popitem(last=False)
+        while len(self._written) > WRITTEN_VECTORS:
+            self._written.popitem(last=False)
+
+    def _known_vector(self, text: str) -> list[float] | None:
+        vector = self._query_vectors.get(text)
+        return vector if vector is not None else self._ahead.get(text)
 
     async def search(self, query: IndexQuery) -> list[ScoredMemory]:
         _require_user(query.user_key)
@@ -242,6 +271,7 @@ class QdrantMemoryIndex:
             return 0
         self._query_vectors.clear()  # recent messages' texts: the forgotten one may be among them
         self._written.clear()
+        self._ahead.clear()
         return await self._delete(Where(user_key=user_key, ids=ids))
 
     # ---- MemoryCatalog ----
@@ -350,6 +380,7 @@ class QdrantMemoryIndex:
         _require_user(user_key)
         self._query_vectors.clear()
         self._written.clear()
+        self._ahead.clear()
         return await self._delete(Where(user_key=user_key))
 
     # ---- helpers ----
@@ -357,7 +388,10 @@ class QdrantMemoryIndex:
     async def _query_vector(self, text: str) -> list[float]:
         vector = self._query_vectors.get(text)
         if vector is None:
+            vector = self._ahead.get(text)
+        if vector is None:
             [vector] = await self._embedder.embed([text])
+        if text not in self._query_vectors:
             self._query_vectors[text] = vector
             while len(self._query_vectors) > QUERY_VECTORS:
                 self._query_vectors.popitem(last=False)
@@ -376,12 +410,12 @@ class QdrantMemoryIndex:
                 out.append(kept[1])
                 continue
             # a fact is first searched for (consolidation), with its own text
-            vector = self._query_vectors.get(record.text)
+            vector = self._known_vector(record.text)
             if vector is not None:
                 self._written[record.memory_id] = (record.text, vector)
             out.append(vector)
         missing = [i for i, v in enumerate(out) if v is None]
-        fresh = await self._embedder.embed([records[i].text for i in missing])
+        fresh = await self._embedder.embed([records[i].text for i in missing]) if missing else []
         for i, vector in zip(missing, fresh, strict=True):
             out[i] = vector
             self._written[records[i].memory_id] = (records[i].text, vector)
