@@ -98,10 +98,15 @@ def neighbour_ids(episode: MemoryRecord) -> list[str]:
 
 def without_neighbour(record: MemoryRecord, forgotten: MemoryRecord) -> MemoryRecord:
     """`record` with the words of the forgotten episode taken out of its indexed text."""
-    text = record.text.replace(_context_part(shown_text(forgotten)), "")
+    return without_words(record, forgotten.memory_id, shown_text(forgotten))
+
+
+def without_words(record: MemoryRecord, forgotten_id: str, forgotten_said: str) -> MemoryRecord:
+    """`record` with the words of the forgotten episode `forgotten_id`, which said `forgotten_said`, taken out."""
+    text = record.text.replace(_context_part(forgotten_said), "")
     attributes = dict(record.attributes)
     for key in (PREVIOUS, NEXT):
-        kept = [i for i in _ids(record, key) if i != forgotten.memory_id]
+        kept = [i for i in _ids(record, key) if i != forgotten_id]
         if kept:
             attributes[key] = " ".join(kept)
         else:

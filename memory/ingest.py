@@ -19,7 +19,7 @@ from contextlib import suppress
 
 from bot.engine.model import ChatTurn, Exchange
 from bot.errors import ErasedMeanwhile
-from memory.episodes import earlier_turns, episode_id, episodic_record, with_next
+from memory.episodes import earlier_turns, episode_id, episodic_record, with_next, without_words
 from memory.extraction.offline import offline_candidates
 from memory.ports import ErasureLog
 from memory.records import MemoryKind, MemoryRecord
@@ -75,6 +75,35 @@ async def write_exchange(
     return await writer.extract_and_store(message.text, origin, read_mood=True)
 
 
+async def _context_forgotten_meanwhile(
+    exchanges: Sequence[Exchange],
+    store: MemoryStore,
+    writer: MemoryWriter,
+    erasures: ErasureLog,
+    pending: WriteBehindStore,
+) -> None:
+    """An earlier message forgotten after an episode's check but before the batch wrote it: its words leave
+    that episode now (written, forgetting finds it through the earlier one's attributes, as one by one)."""
+    by_user: dict[str, list[tuple[Exchange, dict[str, ChatTurn]]]] = {}
+    for exchange in exchanges:
+        earlier = earlier_turns(exchange)
+        by_user.setdefault(exchange.message.user.key, []).append(
+            (exchange, dict(zip(_episode_ids(exchange, earlier), earlier, strict=True)))
+        )
+    for user_key, written in by_user.items():
+        gone = await erasures.forgotten_among(user_key, [i for _, ids in written for i in ids])
+        for exchange, ids in written if gone else ():
+            forgotten = {i: turn for i, turn in ids.items() if i in gone}
+            if not forgotten:
+                continue
+            episode_of = episodic_record(exchange, earlier_turns(exchange)).memory_id
+            for record in await store.fetch(user_key, [episode_of]):
+                for memory_id, turn in forgotten.items():
+                    record = without_words(record, memory_id, turn.text)
+                with suppress(ErasedMeanwhile):
+                    await writer.add_fenced(user_key, pending.epoch_of(user_key), [record])
+
+
 def facts_ahead(exchanges: Sequence[Exchange]) -> list[str]:
     """The texts of the facts read offline from the messages of `exchanges`: each is searched for, then written
     (a language model's facts are not known before it is asked: they are embedded as they come)."""
@@ -112,5 +141,7 @@ async def write_exchanges(
             await pending.flush()  # what was written so far stays written, as one by one
         raise
     await pending.flush()
+    if erasures is not None:
+        await _context_forgotten_meanwhile(exchanges, store, writer, erasures, pending)
     for user_key in dict.fromkeys(dated):
         await writer.plan(user_key)  # once the dated memories are in the index it reads

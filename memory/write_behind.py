@@ -44,6 +44,10 @@ class WriteBehindStore:
             await self.flush(user_key)
         self._epochs[user_key] = epoch
 
+    def epoch_of(self, user_key: str) -> int | None:
+        """The erasure epoch the person's latest records were written at."""
+        return self._epochs.get(user_key)
+
     async def flush(self, user_key: str | None = None) -> None:
         """Write what is pending (for `user_key`, or everyone), one index write per person."""
         people = list(self._pending) if user_key is None else [user_key]

@@ -152,3 +152,32 @@ async def test_exchanges_told_before_an_erasure_are_dropped_and_those_after_kept
     assert kept == ["I love jazz"]
     recalled = await service.recall(RecallQuery(ALICE.key, "cat's name", START + timedelta(hours=1)))
     assert all("Miso" not in m.text for m in recalled)
+
+
+class ForgetOnSearch(FakeMemoryIndex):
+    """The person forgets an earlier message while the batch, holding its words as context, weighs a fact."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forget: str | None = None
+        self.service: LongTermMemoryService | None = None
+
+    async def search(self, query: IndexQuery) -> list[ScoredMemory]:
+        if self.forget is not None and self.service is not None:
+            memory_id, self.forget = self.forget, None
+            assert await self.service.forget_memory(query.user_key, memory_id)
+        return await super().search(query)
+
+
+async def test_a_message_forgotten_while_a_batch_holds_its_words_leaves_them(redis_client: aioredis.Redis) -> None:
+    index = ForgetOnSearch()
+    service = index.service = LongTermMemoryService(index, erasures=RedisErasureLog(redis_client))
+    first, *rest = conversation(ALICE, ["My cat Miso is sick.", "Off to the vet now.", "I love steak"])
+    await service.remember_exchange(first)
+    (cat,) = (await service.list_memories(ALICE.key, 0, 10)).items
+    index.forget = cat.memory_id  # while "I love steak" is weighed, the vet message is still held back
+    await service.remember_exchanges(rest)
+
+    shown = sorted(item.text for item in (await service.list_memories(ALICE.key, 0, 10)).items)
+    assert shown == ["I love steak", "Off to the vet now."]
+    assert all("Miso" not in r.text for r in index.records.values())
