@@ -13,6 +13,7 @@ epoch, and gets the same ids as when written alone.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from contextlib import suppress
@@ -28,6 +29,8 @@ from memory.write_behind import WriteBehindStore
 from memory.writer import MemoryWriter, Origin
 
 log = logging.getLogger(__name__)
+# Exchanges embedded at once: the next chunk is embedded (in the embedder's thread) while one is written.
+EMBED_CHUNK = 16
 
 
 def _episode_ids(exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[str]:
@@ -125,18 +128,32 @@ async def write_exchanges(
     batch_writer = writer.writing_to(pending)
     dated: list[str] = []
     episodes = [episodic_record(e, earlier_turns(e)) for e in exchanges]
-    await store.embed_ahead(facts_ahead(exchanges), [(e.memory_id, e.text) for e in episodes])
+    chunks = [range(start, min(start + EMBED_CHUNK, len(exchanges))) for start in range(0, len(exchanges), EMBED_CHUNK)]
+
+    def embed(chunk: range) -> asyncio.Task[None]:
+        wanted = [exchanges[i] for i in chunk]
+        return asyncio.create_task(
+            store.embed_ahead(facts_ahead(wanted), [(e.memory_id, e.text) for e in episodes[chunk.start : chunk.stop]])
+        )
+
+    embedding = embed(chunks[0])
     try:
-        for exchange, episode in zip(exchanges, episodes, strict=True):
-            user_key = exchange.message.user.key
-            epoch = exchange.erasure_epoch
-            if epoch is None:
-                epoch = await writer.epoch(user_key)
-            await pending.writing_for(user_key, epoch)
-            stored = await write_exchange(exchange, pending, batch_writer, erasures, epoch, episode)
-            if any(r.kind is MemoryKind.TEMPORAL for r in stored):
-                dated.append(user_key)
+        for n, chunk in enumerate(chunks):
+            await embedding
+            if n + 1 < len(chunks):
+                embedding = embed(chunks[n + 1])  # in its worker thread while this chunk is written
+            for i in chunk:
+                exchange = exchanges[i]
+                user_key = exchange.message.user.key
+                epoch = exchange.erasure_epoch
+                if epoch is None:
+                    epoch = await writer.epoch(user_key)
+                await pending.writing_for(user_key, epoch)
+                stored = await write_exchange(exchange, pending, batch_writer, erasures, epoch, episodes[i])
+                if any(r.kind is MemoryKind.TEMPORAL for r in stored):
+                    dated.append(user_key)
     except BaseException:
+        embedding.cancel()
         with suppress(Exception):
             await pending.flush()  # what was written so far stays written, as one by one
         raise

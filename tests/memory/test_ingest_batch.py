@@ -94,7 +94,7 @@ async def test_the_batch_embeds_in_one_call_and_the_vectors_match_one_by_one(tmp
                     await service.remember_exchange(exchange)
             else:
                 await service.remember_exchanges(exchanges)
-                assert embedder.calls == 1  # everything the batch wrote and searched for, in one call
+                assert embedder.calls == 1  # everything the batch wrote and searched for (16 exchanges a call)
             query = IndexQuery(ALICE.key, "where does she live and what is her cat called?", clock.now(), limit=30)
             found[name] = [(s.record.memory_id, round(s.score, 6)) for s in await index.search(query)]
         finally:
