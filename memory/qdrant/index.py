@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import math
 import uuid
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -31,14 +30,12 @@ from memory.qdrant.payload import (
 )
 from memory.qdrant.record_cache import RecordCache
 from memory.qdrant.sealed_payload import open_payload, seal_payload
+from memory.qdrant.vectors import KnownVectors
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import encode_document, encode_query
 
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
-QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
-WRITTEN_VECTORS = 256  # recently written memories whose embedding is kept: the next message extends them
-AHEAD_VECTORS = 512  # texts embedded ahead for a batch of exchanges (their writes and searches follow)
 WALK = 256  # ids walked at most above a page before it is located by counts instead
 LOCATE_STEPS = 12
 _ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
@@ -107,14 +104,10 @@ class QdrantMemoryIndex:
         # Seals each payload's words with its person's data key (SOUVENIR_ENCRYPTION_KEY); filters stay clear.
         self._cipher: TextCipher = cipher or PlainCipher()
         self._walk = walk
-        self._embedder = embedder
+        self._vectors = KnownVectors(embedder)
         self._clock = clock
         # Count-then-change operations (supersede, remove, forget) must not interleave.
         self._writes = asyncio.Lock()
-        self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
-        self._ahead: OrderedDict[str, list[float]] = OrderedDict()  # text -> vector, see embed_ahead
-        # memory id -> (text embedded, vector): a memory rewritten with words appended keeps its vector
-        self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()
         # The last search: recall searches twice with one text, and the second reuses its dense ranking and
         # reads only the payloads the first did not bring (reading payloads is most of a search's cost). Any
         # write forgets it.
@@ -130,7 +123,7 @@ class QdrantMemoryIndex:
             _require_user(record.user_key)
             if _canonical_ids([record.memory_id]) != (record.memory_id,):
                 raise InvalidInput(f"memory_id must be a canonical UUID string, got {record.memory_id!r}")
-        vectors = await self._vectors(records)
+        vectors = await self._vectors.of_records(records)
         payloads = [record_to_payload(r) for r in records]
         if self._cipher.enabled:
             sealers = {u: await self._cipher.sealer(u) for u in {r.user_key for r in records}}
@@ -159,26 +152,7 @@ class QdrantMemoryIndex:
                                  self._cache.generation)  # fmt: skip
 
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[tuple[str, str]] = ()) -> None:
-        """One embedding call for what a batch of exchanges will search for (`texts`) and write (`memories`:
-        memory id and text), instead of a call each (~2.5 ms through the worker thread, against ~1 ms a text in
-        a batch). A memory's vector is kept as if it had just been written: extended with the next message
-        before it is, it keeps the vector of what it said first, as when written one exchange at a time."""
-        known = {t for t in texts if t in self._ahead or t in self._query_vectors}
-        wanted = list(dict.fromkeys([*(t for t in texts if t not in known), *(t for _, t in memories)]))
-        vectors = dict(zip(wanted, await self._embedder.embed(wanted), strict=True)) if wanted else {}
-        for text in texts:
-            if text in vectors:
-                self._ahead[text] = vectors[text]
-        for memory_id, text in memories:
-            self._written[memory_id] = (text, vectors[text])
-        while len(self._ahead) > AHEAD_VECTORS:
-            self._ahead.popitem(last=False)
-        while len(self._written) > WRITTEN_VECTORS:
-            self._written.popitem(last=False)
-
-    def _known_vector(self, text: str) -> list[float] | None:
-        vector = self._query_vectors.get(text)
-        return vector if vector is not None else self._ahead.get(text)
+        await self._vectors.ahead(texts, memories)
 
     async def search(self, query: IndexQuery) -> list[ScoredMemory]:
         _require_user(query.user_key)
@@ -192,7 +166,7 @@ class QdrantMemoryIndex:
             kinds=None if query.kinds is None else tuple(MemoryKind(k).value for k in query.kinds),
             current_after=timestamp(query.at) if query.current_only else None,
         )
-        dense = await self._query_vector(query.text)
+        dense = await self._vectors.of_query(query.text)
         last = self._last_found
         if query.mode == "dense":
             if last is not None and last.serves(query.user_key, query.text, where, query.limit):
@@ -269,9 +243,7 @@ class QdrantMemoryIndex:
         ids = _canonical_ids(memory_ids)
         if not ids:
             return 0
-        self._query_vectors.clear()  # recent messages' texts: the forgotten one may be among them
-        self._written.clear()
-        self._ahead.clear()
+        self._vectors.clear()  # recent messages' texts: the forgotten one may be among them
         return await self._delete(Where(user_key=user_key, ids=ids))
 
     # ---- MemoryCatalog ----
@@ -378,52 +350,10 @@ class QdrantMemoryIndex:
         closes, not now: on the embedded engine that holds the interpreter for seconds on a large shard
         (2.4 s after erasing 10,000 of 20,000 memories), which would stall every conversation."""
         _require_user(user_key)
-        self._query_vectors.clear()
-        self._written.clear()
-        self._ahead.clear()
+        self._vectors.clear()
         return await self._delete(Where(user_key=user_key))
 
     # ---- helpers ----
-
-    async def _query_vector(self, text: str) -> list[float]:
-        vector = self._query_vectors.get(text)
-        if vector is None:
-            vector = self._ahead.get(text)
-        if vector is None:
-            [vector] = await self._embedder.embed([text])
-        if text not in self._query_vectors:
-            self._query_vectors[text] = vector
-            while len(self._query_vectors) > QUERY_VECTORS:
-                self._query_vectors.popitem(last=False)
-        else:
-            self._query_vectors.move_to_end(text)
-        return vector
-
-    async def _vectors(self, records: Sequence[MemoryRecord]) -> list[list[float]]:
-        """Each record's dense vector. An episode rewritten with the start of the next message appended keeps
-        the vector of what it said first (embedding is most of the cost of a write, and the appended words
-        still reach keyword search); a text just searched for reuses its query vector; the rest is embedded."""
-        out: list[list[float] | None] = []
-        for record in records:
-            kept = self._written.get(record.memory_id)
-            if kept is not None and record.text.startswith(kept[0]):
-                out.append(kept[1])
-                continue
-            # a fact is first searched for (consolidation), with its own text
-            vector = self._known_vector(record.text)
-            if vector is not None:
-                self._written[record.memory_id] = (record.text, vector)
-            out.append(vector)
-        missing = [i for i, v in enumerate(out) if v is None]
-        fresh = await self._embedder.embed([records[i].text for i in missing]) if missing else []
-        for i, vector in zip(missing, fresh, strict=True):
-            out[i] = vector
-            self._written[records[i].memory_id] = (records[i].text, vector)
-        for record in records:
-            self._written.move_to_end(record.memory_id)
-        while len(self._written) > WRITTEN_VECTORS:
-            self._written.popitem(last=False)
-        return [v for v in out if v is not None]
 
     async def _delete(self, where: Where) -> int:
         self._last_found = None
