@@ -8,15 +8,21 @@ The work: every LoCoMo turn ("Speaker: text", with its session's date) ingested 
 conversation's person, then every question of categories 1-4 run as a search (k=10), scored with the
 evaluation's evidence recall. Both systems embed with the same model (multilingual USE, 512-d); no LLM.
 
-- Souvenir: the real ingestion path (`remember_exchange`: offline extraction, consolidation, episode with
-  its neighbouring turns) into the embedded Qdrant Edge index, and the whole recall path (query embedding,
-  hybrid search, re-ranking, word budget) — exactly `souvenir eval locomo`.
+- Souvenir: the real ingestion path into the embedded Qdrant Edge index, and the whole recall path (query
+  embedding, hybrid search, re-ranking, word budget) — exactly `souvenir eval locomo`. The turns are handed
+  over in order, 64 at a time, to `remember_exchanges` (as the outbox worker hands over a drained queue):
+  each turn is still written as `remember_exchange` writes it alone (its date, offline extraction,
+  consolidation against every earlier turn, its episode with the neighbouring turns; the same memories and
+  ids), but the batch embeds in one call and writes to the index in a few (memory/ingest.py). Before
+  2026-12-01 this bench called `remember_exchange` once per turn.
 - mem0 2.2.1 as its README sets it up for self-hosting: its default Qdrant vector store at a local path,
   `add(..., infer=False)` (each message stored as is, no LLM), `search(query, top_k=10, filters={user_id})`.
   Its embedder is swapped for the same USE model through `Memory.embedding_model` (mem0 has no hook to pass
   an embedder object in the config), with `embedding_model_dims=512` given to both its embedder and vector
   store configs. mem0 insists on `OPENAI_API_KEY` at construction even with no LLM call; a dummy is set.
-  Telemetry off (`MEM0_TELEMETRY=False`).
+  Telemetry off (`MEM0_TELEMETRY=False`). One `add` per turn: with `infer=False` mem0 has no batch write (a
+  list of messages is embedded and stored one message at a time, all with one metadata), and each turn
+  must keep its own date.
 
 Each system runs in a child process of its own (so peak RSS is its own; the model load is not timed),
 one after the other, in this one invocation. Ratios: search speed-up on p50 and p95 (mem0 / Souvenir),
@@ -93,7 +99,7 @@ async def _run_souvenir(conversations: list[Conversation]) -> dict[str, Any]:
                 items, seconds = await ingest_conversations(service, conversations)
                 tallies = await score_recall(service, store, conversations, K, settings.recall_max_words)
     tally = merged("souvenir", K, list(tallies.values()))
-    return _figures(tally, items, seconds, "messages through remember_exchange")
+    return _figures(tally, items, seconds, "messages through remember_exchanges (64 at a time, in order)")
 
 
 # ---------------------------------------------------------------- mem0 (child process)

@@ -363,7 +363,7 @@ def _outbox_worker(
     options = WorkerOptions(
         claim_idle_s=settings.outbox_claim_idle_s, max_attempts=settings.outbox_max_attempts, sole_consumer=sole
     )
-    worker = OutboxWorker(outbox, engine.remember, options=options, metrics=metrics)
+    worker = OutboxWorker(outbox, engine.remember, options=options, metrics=metrics, handle_batch=engine.remember_all)
     return running_worker(worker, settings.shutdown_grace_s)
 
 

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from bot.engine.dates import FoundDate, resolve_dates
 from bot.engine.model import ChatTurn, Exchange
-from memory.extraction.dated import describe_date
+from memory.extraction.dated import dates_in, describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.text_caches import text_cache
 
@@ -100,10 +100,15 @@ def neighbour_ids(episode: MemoryRecord) -> list[str]:
 
 def without_neighbour(record: MemoryRecord, forgotten: MemoryRecord) -> MemoryRecord:
     """`record` with the words of the forgotten episode taken out of its indexed text."""
-    text = record.text.replace(_context_part(shown_text(forgotten)), "")
+    return without_words(record, forgotten.memory_id, shown_text(forgotten))
+
+
+def without_words(record: MemoryRecord, forgotten_id: str, forgotten_said: str) -> MemoryRecord:
+    """`record` with the words of the forgotten episode `forgotten_id`, which said `forgotten_said`, taken out."""
+    text = record.text.replace(_context_part(forgotten_said), "")
     attributes = dict(record.attributes)
     for key in (PREVIOUS, NEXT):
-        kept = [i for i in _ids(record, key) if i != forgotten.memory_id]
+        kept = [i for i in _ids(record, key) if i != forgotten_id]
         if kept:
             attributes[key] = " ".join(kept)
         else:
@@ -116,7 +121,7 @@ def indexed_text(said: str, at: datetime, timezone: str, language: str, previous
     parts = [f"{describe_date(local_day, 'day', False, language)}: {said}"]
     mentioned = [
         describe_date(found.local_date, found.precision, False, language)
-        for found in resolve_dates(said, at, timezone, language)
+        for found in dates_in(said, at, timezone, language)
         if found.relative
     ]
     if mentioned:

@@ -18,7 +18,6 @@ from datetime import datetime, timedelta
 from bot.engine.dates import resolve_dates
 from bot.engine.model import (
     DM_SCOPE,
-    ChatTurn,
     DatedEvent,
     Exchange,
     MemoryItem,
@@ -28,18 +27,10 @@ from bot.engine.model import (
 )
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from bot.errors import ErasedMeanwhile
-from memory.episodes import (
-    SAID,
-    earlier_turns,
-    episode_id,
-    episodic_record,
-    neighbour_ids,
-    shown_text,
-    with_next,
-    without_neighbour,
-)
+from memory.episodes import SAID, neighbour_ids, shown_text, without_neighbour
 from memory.extraction.candidates import EPISODE
 from memory.fading import EpisodeFader
+from memory.ingest import write_exchange, write_exchanges
 from memory.items import dated_event, memory_item
 from memory.ports import CrisisNotes, ErasureLog, MoodNotes, SaidTurns
 from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank, select
@@ -116,33 +107,20 @@ class LongTermMemoryService:
         return await asyncio.to_thread(_rank_and_select, hits, similar, query, self._weights)
 
     async def remember_exchange(self, exchange: Exchange) -> None:
-        message = exchange.message
         epoch = exchange.erasure_epoch
         if epoch is None:
-            epoch = await self._epoch(message.user.key)
-        earlier = earlier_turns(exchange)
-        episode = episodic_record(exchange, earlier)
-        previous = await self._current_episodes(exchange, earlier)
-        updated = [with_next(r, message.text, episode.memory_id) for r in previous]
-        origin = Origin(message.user.key, message.sent_at, exchange.timezone, exchange.language, episode.source,
-                        message.scope, episode.memory_id, epoch)  # fmt: skip
-        try:
-            # First, so nothing is lost if extraction fails; fenced, so /forget all meanwhile wins.
-            await self._writer.add_fenced(origin.user_key, epoch, [*updated, episode])
-            if self._erasures is not None:
-                # An earlier message forgotten meanwhile: its words leave this one's context (once this is
-                # stored, forgetting finds this episode through the earlier one's attributes instead).
-                ids = dict(zip(self._episode_ids(exchange, earlier), earlier, strict=True))
-                gone = await self._erasures.forgotten_among(origin.user_key, list(ids))
-                if gone:
-                    kept = tuple(turn for memory_id, turn in ids.items() if memory_id not in gone)
-                    await self._writer.add_fenced(origin.user_key, epoch, [episodic_record(exchange, kept)])
-        except ErasedMeanwhile:
-            log.info("an exchange was not kept: the person erased their data meanwhile")
-            return
-        await self._writer.extract_and_store(message.text, origin, read_mood=True)
+            epoch = await self._epoch(exchange.message.user.key)
+        await write_exchange(exchange, self._store, self._writer, self._erasures, epoch)
         if self.fader is not None:
-            self.fader.note_write(message.user.key)
+            self.fader.note_write(exchange.message.user.key)
+
+    async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
+        """Several exchanges, in order, each written as `remember_exchange` would, in fewer index calls
+        (memory.ingest): what the outbox worker drains, and the evaluation's ingestion."""
+        await write_exchanges(exchanges, self._store, self._writer, self._erasures)
+        if self.fader is not None:
+            for user_key in dict.fromkeys(e.message.user.key for e in exchanges):
+                self.fader.note_write(user_key)
 
     # ---- MemoryBrowser ----
 
@@ -230,16 +208,6 @@ class LongTermMemoryService:
 
     async def _epoch(self, user_key: str) -> int | None:
         return await self._writer.epoch(user_key)
-
-    @staticmethod
-    def _episode_ids(exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[str]:
-        message = exchange.message
-        return [episode_id(message.user.key, message.conversation_id, t.at, t.text) for t in turns]
-
-    async def _current_episodes(self, exchange: Exchange, turns: tuple[ChatTurn, ...]) -> list[MemoryRecord]:
-        """The stored episodes of `turns` that are still current: a forgotten or superseded one stays so."""
-        found = await self._store.fetch(exchange.message.user.key, self._episode_ids(exchange, turns))
-        return [r for r in found if r.kind is MemoryKind.EPISODIC and r.valid_to is None]
 
     async def _forget_words(self, user_key: str, epoch: int | None, forgotten: list[MemoryRecord]) -> None:
         """The words of forgotten memories out of the memories indexed with them and out of the recent

@@ -6,6 +6,7 @@ logged and swallowed, so a broken model answer never loses what the person said.
 
 from __future__ import annotations
 
+import copy
 import logging
 import uuid
 from dataclasses import dataclass, replace
@@ -18,7 +19,7 @@ from memory.consolidation import Consolidator, Plan
 from memory.episodes import shown_text
 from memory.extraction.candidates import EPISODE, PRECISION, TOPIC, Candidate, unique
 from memory.extraction.llm import LlmExtractor
-from memory.extraction.offline import extract_offline
+from memory.extraction.offline import offline_candidates
 from memory.ports import CrisisNotes, ErasureLog, MoodNotes
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.store import MemoryStore
@@ -116,15 +117,35 @@ class MemoryWriter:
         self._moods = moods
         self._crisis_notes = crisis_notes
         self._erasures = erasures
+        self._llm = llm
         self._extractor = LlmExtractor(llm) if llm is not None else None
         self._consolidator = Consolidator(store, llm)
         self._planner = planner
+
+    def writing_to(self, store: MemoryStore) -> MemoryWriter:
+        """This writer over another store (a batch's write-behind one, memory.write_behind), without the
+        occasion planner: that reads dated memories from the index itself, so the batch calls `plan` once its
+        writes are in."""
+        twin = copy.copy(self)
+        twin._store = store
+        twin._consolidator = Consolidator(store, self._llm)
+        twin._planner = None
+        return twin
+
+    async def plan(self, user_key: str) -> None:
+        """Plan the person's occasions again (after a new or forgotten dated memory); failures are logged."""
+        if self._planner is None:
+            return
+        try:
+            await self._planner.plan_user(user_key)
+        except Exception:
+            log.exception("occasion planner failed after a new dated memory")
 
     async def candidates(
         self, text: str, origin: Origin, mood_out: list[MoodReading] | None = None,
         crisis_out: list[bool] | None = None,
     ) -> list[Candidate]:
-        found = extract_offline(text, origin.at, origin.timezone, origin.language)
+        found = list(offline_candidates(text, origin.at, origin.timezone, origin.language))
         if self._extractor is not None:
             from_model = await self._extractor.extract(
                 text, origin.at, origin.timezone, origin.language, mood_out=mood_out, crisis_out=crisis_out
@@ -157,11 +178,8 @@ class MemoryWriter:
         except Exception:  # an error boundary: the episode is already safe
             log.exception("memory extraction failed for one message; the episode is kept")
             return []
-        if self._planner is not None and any(r.kind is MemoryKind.TEMPORAL for r in stored):
-            try:
-                await self._planner.plan_user(origin.user_key)
-            except Exception:
-                log.exception("occasion planner failed after a new dated memory")
+        if any(r.kind is MemoryKind.TEMPORAL for r in stored):
+            await self.plan(origin.user_key)
         return stored
 
     async def _note_crisis(self, origin: Origin) -> None:

@@ -245,10 +245,32 @@ def _nearest_year(today: date, month: int, day: int, past: bool) -> date | None:
     return None
 
 
+_ASCII_LETTERS = re.compile(r"[a-z]+")
+# Every word a date pattern needs when there is no digit (a month, a weekday, a unit, "tomorrow"...), as
+# ASCII runs of letters, and a month glued to the word before it (`_MONTH_ONLY` allows no space).
+_DATE_WORDS = frozenset(
+    _ASCII_LETTERS.findall(phrase)[-1]  # "the day after tomorrow", "ce soir": their last word is needed
+    for phrase in [*MONTHS, *WEEKDAYS, *_UNIT_DAYS, *_DAY_WORD_OFFSET, "days", "jours", "weeks", "semaines",
+                   "fortnights", "months", "years", "ans", "annees", "weekend"]
+    if phrase.isascii()  # a word with an accent cannot be in ASCII text
+) | {glued + month for glued in ("in", "en", "during", "pendant", "since", "depuis", "de") for month in MONTHS}
+_DIGIT = re.compile(r"\d")
+
+
+def _cannot_hold_a_date(text: str) -> bool:
+    """A quick, exact no: ASCII text with no digit and none of the words every pattern needs (most messages).
+    ASCII only, where lower() and the patterns' IGNORECASE agree letter for letter."""
+    if not text.isascii() or _DIGIT.search(text):
+        return False
+    return _DATE_WORDS.isdisjoint(_ASCII_LETTERS.findall(text.lower()))
+
+
 def resolve_dates(text: str, at: datetime, timezone: str, language: str | None = None) -> list[FoundDate]:
     """Every date said in `text`, resolved against `at` (the message time) in the person's zone, in order.
 
     Impossible dates ("30 février") are left out: they are never returned as valid ones."""
+    if _cannot_hold_a_date(text):
+        return []
     zone = ZoneInfo(timezone)
     today = at.astimezone(zone).date()
     found: list[FoundDate] = []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -426,6 +426,15 @@ class Engine:
         except Exception:
             log.exception("could not note activity for the scheduler")
         await self._memory.remember_exchange(exchange)
+
+    async def remember_all(self, exchanges: Sequence[Exchange]) -> None:
+        """`remember` for several queued exchanges at once, in order (memory writes them in fewer index calls)."""
+        for exchange in exchanges:
+            try:
+                await self._planner.note_activity(exchange.message.user.key, exchange.message.sent_at)
+            except Exception:
+                log.exception("could not note activity for the scheduler")
+        await self._memory.remember_exchanges(exchanges)
 
     def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(work)

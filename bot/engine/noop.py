@@ -18,6 +18,9 @@ class NoLongTermMemory:
     async def remember_exchange(self, exchange: Exchange) -> None:
         return None
 
+    async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
+        return None
+
 
 class NoPlanner:
     """Used where nothing sends unprompted messages (the terminal chat, tests)."""

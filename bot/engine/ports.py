@@ -86,6 +86,10 @@ class LongTermMemory(Protocol):
 
     async def remember_exchange(self, exchange: Exchange) -> None: ...
 
+    async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
+        """Several exchanges in order, each kept as `remember_exchange` keeps it (a queue drained at once)."""
+        ...
+
 
 class MemoryBrowser(Protocol):
     """What a person can do with their own memories (slash commands, CLI)."""

@@ -62,13 +62,19 @@ def _exchange(conversation: Conversation, index: int) -> Exchange:
     return Exchange(message, Reply("", "en"), "UTC", "en", previous_turns=window)
 
 
+INGEST_BATCH = 64  # exchanges handed to `remember_exchanges` at once, as a worker drains a queue of them
+
+
 async def ingest_conversations(service: LongTermMemoryService, conversations: list[Conversation]) -> tuple[int, float]:
+    """Every turn in order through the real write path, in batches (each exchange written as it would be alone:
+    same memories, same consolidation against the turns before it; see memory/ingest.py)."""
     started = time.perf_counter()
     count = 0
     for conversation in conversations:
-        for index in range(len(conversation.turns)):
-            await service.remember_exchange(_exchange(conversation, index))
-            count += 1
+        exchanges = [_exchange(conversation, index) for index in range(len(conversation.turns))]
+        for start in range(0, len(exchanges), INGEST_BATCH):
+            await service.remember_exchanges(exchanges[start : start + INGEST_BATCH])
+        count += len(exchanges)
     return count, time.perf_counter() - started
 
 

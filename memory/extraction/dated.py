@@ -9,6 +9,7 @@ from bot.engine.dates import FoundDate, resolve_dates
 from memory.extraction.candidates import Candidate
 from memory.extraction.lexicon import EVENT_LABELS, MY_RELATION, NAME_POSSESSIVE
 from memory.records import MemoryKind
+from memory.text_caches import text_cache
 
 _WINDOW = 60  # characters around a date in which its label and whose it is are looked for
 _MONTHS_EN = ("January February March April May June July August September October November December").split()
@@ -98,10 +99,17 @@ def _dated(text: str, found: FoundDate, language: str) -> Candidate | None:
     )
 
 
+@text_cache(maxsize=256)
+def dates_in(text: str, at: datetime, timezone: str, language: str) -> tuple[FoundDate, ...]:
+    """`resolve_dates`, kept for the few latest messages: writing one reads its dates twice (for its episode's
+    indexed text, and for dated facts)."""
+    return tuple(resolve_dates(text, at, timezone, language))
+
+
 def extract_dated(text: str, at: datetime, timezone: str, language: str) -> list[Candidate]:
     """Temporal candidates for the dates in `text` that come with words saying what they are."""
     out: list[Candidate] = []
-    for found in resolve_dates(text, at, timezone, language):
+    for found in dates_in(text, at, timezone, language):
         candidate = _dated(text, found, language)
         if candidate is not None:
             out.append(candidate)

@@ -15,6 +15,7 @@ from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import extract_dated
 from memory.extraction.lexicon import CHANGE, PETS, RELATIONS, SENSITIVE
 from memory.records import MemoryKind
+from memory.text_caches import text_cache
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _MAX_FACT_WORDS = 30
@@ -138,3 +139,10 @@ def extract_offline(text: str, at: datetime, timezone: str, language: str) -> li
         found.extend(_facts(sentence))
         found.extend(_feelings(sentence))
     return unique(found)
+
+
+@text_cache(maxsize=256)
+def offline_candidates(text: str, at: datetime, timezone: str, language: str) -> tuple[Candidate, ...]:
+    """`extract_offline`, kept for the latest messages: a batch reads each message ahead (to embed what it
+    will search for) and again as it writes it."""
+    return tuple(extract_offline(text, at, timezone, language))

@@ -154,9 +154,12 @@ class EdgeDriver:
         return cls(shard, path, dimension)
 
     async def upsert(self, user_key: str, points: Sequence[IndexPoint]) -> None:
-        edge_points = [qe.Point(p.point_id, {DENSE: p.dense, SPARSE: _sparse(p.sparse)}, p.payload) for p in points]
-        operation = qe.UpdateOperation.upsert_points(edge_points, condition=_filter(Where(user_key=user_key)))
-        await asyncio.to_thread(self._update, operation, len(edge_points))
+        def write() -> None:  # the points are built in the worker too: ~1 ms of the event loop's time per call
+            edge_points = [qe.Point(p.point_id, {DENSE: p.dense, SPARSE: _sparse(p.sparse)}, p.payload) for p in points]
+            operation = qe.UpdateOperation.upsert_points(edge_points, condition=_filter(Where(user_key=user_key)))
+            self._update(operation, len(edge_points))
+
+        await asyncio.to_thread(write)
 
     async def hybrid(
         self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, candidates: int

@@ -11,7 +11,6 @@ import asyncio
 import heapq
 import math
 import uuid
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -33,13 +32,12 @@ from memory.qdrant.payload import (
 )
 from memory.qdrant.record_cache import RecordCache
 from memory.qdrant.sealed_payload import open_payload, seal_payload
+from memory.qdrant.vectors import KnownVectors
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import encode_document, encode_query
 
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
-QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
-WRITTEN_VECTORS = 256  # recently written memories whose embedding is kept: the next message extends them
 WALK = 256  # ids walked at most above a page before it is located by counts instead
 LOCATE_STEPS = 12
 _ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
@@ -109,13 +107,10 @@ class QdrantMemoryIndex:
         # Seals each payload's words with its person's data key (SOUVENIR_ENCRYPTION_KEY); filters stay clear.
         self._cipher: TextCipher = cipher or PlainCipher()
         self._walk = walk
-        self._embedder = embedder
+        self._vectors = KnownVectors(embedder)
         self._clock = clock
         # Count-then-change operations (supersede, remove, forget) must not interleave.
         self._writes = asyncio.Lock()
-        self._query_vectors: OrderedDict[str, list[float]] = OrderedDict()
-        # memory id -> (text embedded, vector): a memory rewritten with words appended keeps its vector
-        self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()
         # The last search: recall searches twice with one text, and the second reuses its dense ranking and
         # reads only the payloads the first did not bring (reading payloads is most of a search's cost). Any
         # write forgets it.
@@ -131,7 +126,7 @@ class QdrantMemoryIndex:
             _require_user(record.user_key)
             if _canonical_ids([record.memory_id]) != (record.memory_id,):
                 raise InvalidInput(f"memory_id must be a canonical UUID string, got {record.memory_id!r}")
-        vectors = await self._vectors(records)
+        vectors = await self._vectors.of_records(records)
         payloads = [record_to_payload(r) for r in records]
         if self._cipher.enabled:
             sealers = {u: await self._cipher.sealer(u) for u in {r.user_key for r in records}}
@@ -153,6 +148,14 @@ class QdrantMemoryIndex:
                     await self._driver.upsert(user_key, user_points)
             finally:
                 self._cache.changing(written)
+            if self._cache.enabled:
+                # As a read would give them back (the next message's consolidation finds them without a read).
+                plain = [record_to_payload(r) for r in records] if self._cipher.enabled else payloads
+                self._cache.keep([payload_to_record(r.memory_id, p) for r, p in zip(records, plain, strict=True)],
+                                 self._cache.generation)  # fmt: skip
+
+    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[tuple[str, str]] = ()) -> None:
+        await self._vectors.ahead(texts, memories)
 
     async def search(self, query: IndexQuery) -> list[ScoredMemory]:
         _require_user(query.user_key)
@@ -166,7 +169,7 @@ class QdrantMemoryIndex:
             kinds=None if query.kinds is None else tuple(MemoryKind(k).value for k in query.kinds),
             current_after=timestamp(query.at) if query.current_only else None,
         )
-        dense = await self._query_vector(query.text)
+        dense = await self._vectors.of_query(query.text)
         last = self._last_found
         if query.mode == "dense":
             if last is not None and last.serves(query.user_key, query.text, where, query.limit):
@@ -245,8 +248,7 @@ class QdrantMemoryIndex:
         ids = _canonical_ids(memory_ids)
         if not ids:
             return 0
-        self._query_vectors.clear()  # recent messages' texts: the forgotten one may be among them
-        self._written.clear()
+        self._vectors.clear()  # recent messages' texts: the forgotten one may be among them
         return await self._delete(Where(user_key=user_key, ids=ids))
 
     # ---- MemoryCatalog ----
@@ -353,48 +355,10 @@ class QdrantMemoryIndex:
         closes, not now: on the embedded engine that holds the interpreter for seconds on a large shard
         (2.4 s after erasing 10,000 of 20,000 memories), which would stall every conversation."""
         _require_user(user_key)
-        self._query_vectors.clear()
-        self._written.clear()
+        self._vectors.clear()
         return await self._delete(Where(user_key=user_key))
 
     # ---- helpers ----
-
-    async def _query_vector(self, text: str) -> list[float]:
-        vector = self._query_vectors.get(text)
-        if vector is None:
-            [vector] = await self._embedder.embed([text])
-            self._query_vectors[text] = vector
-            while len(self._query_vectors) > QUERY_VECTORS:
-                self._query_vectors.popitem(last=False)
-        else:
-            self._query_vectors.move_to_end(text)
-        return vector
-
-    async def _vectors(self, records: Sequence[MemoryRecord]) -> list[list[float]]:
-        """Each record's dense vector. An episode rewritten with the start of the next message appended keeps
-        the vector of what it said first (embedding is most of the cost of a write, and the appended words
-        still reach keyword search); a text just searched for reuses its query vector; the rest is embedded."""
-        out: list[list[float] | None] = []
-        for record in records:
-            kept = self._written.get(record.memory_id)
-            if kept is not None and record.text.startswith(kept[0]):
-                out.append(kept[1])
-                continue
-            # a fact is first searched for (consolidation), with its own text
-            vector = self._query_vectors.get(record.text)
-            if vector is not None:
-                self._written[record.memory_id] = (record.text, vector)
-            out.append(vector)
-        missing = [i for i, v in enumerate(out) if v is None]
-        fresh = await self._embedder.embed([records[i].text for i in missing])
-        for i, vector in zip(missing, fresh, strict=True):
-            out[i] = vector
-            self._written[records[i].memory_id] = (records[i].text, vector)
-        for record in records:
-            self._written.move_to_end(record.memory_id)
-        while len(self._written) > WRITTEN_VECTORS:
-            self._written.popitem(last=False)
-        return [v for v in out if v is not None]
 
     async def _delete(self, where: Where) -> int:
         self._last_found = None

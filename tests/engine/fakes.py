@@ -58,6 +58,10 @@ class RecordingMemory:
             raise ConnectionError("qdrant is down")
         self.exchanges.append(exchange)
 
+    async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
+        for exchange in exchanges:
+            await self.remember_exchange(exchange)
+
 
 class RecordingPlanner:
     def __init__(self) -> None:

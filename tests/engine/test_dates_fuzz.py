@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.engine import dates
 from bot.engine.dates import parse_birthday, resolve_dates
 from bot.errors import InvalidInput
 from memory.extraction.dated import extract_dated
@@ -61,3 +62,22 @@ def test_a_february_29_birthday_without_a_year_is_remembered(said: str, language
 
     assert candidate.recurrence == "yearly" and candidate.local_date == "2028-02-29"
     assert "29" in candidate.text
+
+
+_WORDS = st.sampled_from(
+    [*dates.MONTHS, *dates.WEEKDAYS, *dates._DAY_WORD_OFFSET, *dates.NUMBERS, "in", "en", "dans", "il y a", "ago",
+     "next", "last", "this", "la", "le", "l'", "ce", "cette", "prochaine", "weeks", "mois", "ans", "week-end",
+     "weekend", "during", "depuis", "au mois de", "d'", "the", "I", "cat", "was", "went", "_", "-", ".", ",", "!"]
+)  # fmt: skip
+SPACES = st.sampled_from(["", " ", "  ", "-", "'", "\n"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(words=st.lists(st.tuples(_WORDS, SPACES, st.booleans()), max_size=8))
+def test_the_quick_no_never_skips_a_date(words: list[tuple[str, str, bool]]) -> None:
+    """Most messages hold no date and are turned down before the patterns run: never one that holds one."""
+    text = "".join((w.upper() if shout else w) + gap for w, gap, shout in words)
+    if dates._cannot_hold_a_date(text):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(dates, "_cannot_hold_a_date", lambda _: False)
+            assert dates.resolve_dates(text, AT, "Europe/Paris", "fr") == []

@@ -68,3 +68,16 @@ async def test_an_outbox_that_cannot_take_the_exchange_costs_neither_the_reply_n
     assert reply is not None and reply.text.endswith("echo: I have a cat named Miso")
     await engine.drain()
     assert [e.message.text for e in memory.exchanges] == ["I have a cat named Miso"]
+
+
+async def test_queued_exchanges_written_together_reach_memory_in_order(
+    redis_client: aioredis.Redis, clock: FakeClock, message: MessageFactory
+) -> None:
+    memory, outbox = RecordingMemory(), ListOutbox()
+    engine = _engine(redis_client, clock, memory, outbox)
+    for text, user in [("I have a cat named Miso", "1"), ("I love jazz", "2"), ("Miso is sick", "1")]:
+        assert await engine.handle(message(text, user=user)) is not None
+    await engine.drain()
+
+    await engine.remember_all(outbox.entries)  # what the worker calls for entries already waiting
+    assert [e.message.text for e in memory.exchanges] == ["I have a cat named Miso", "I love jazz", "Miso is sick"]

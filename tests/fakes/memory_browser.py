@@ -53,3 +53,7 @@ class InMemoryMemoryBrowser:
 
     async def remember_exchange(self, exchange: Exchange) -> None:
         self.add(exchange.message.user.key, exchange.message.text, exchange.message.sent_at, "episodic")
+
+    async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
+        for exchange in exchanges:
+            await self.remember_exchange(exchange)

@@ -82,3 +82,6 @@ class FakeMemory:
 
     async def remember_exchange(self, exchange: Exchange) -> None:
         return None
+
+    async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
+        return None
