@@ -36,6 +36,7 @@ OWN_WORDS_WEIGHT = 3  # a word in what was said counts three times a word in its
 _ENGLISH = snowballstemmer.stemmer("english")
 _FRENCH = snowballstemmer.stemmer("french")
 _STEMMING = threading.Lock()  # a Snowball stemmer keeps its word in itself while it works
+# snowballstemmer hands the work to PyStemmer (the same algorithms in C) when it is installed, as it is with us.
 
 
 @functools.lru_cache(maxsize=65536)
