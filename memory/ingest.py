@@ -133,7 +133,7 @@ async def write_exchanges(
     def embed(chunk: range) -> asyncio.Task[None]:
         wanted = [exchanges[i] for i in chunk]
         return asyncio.create_task(
-            store.embed_ahead(facts_ahead(wanted), [(e.memory_id, e.text) for e in episodes[chunk.start : chunk.stop]])
+            store.embed_ahead(facts_ahead(wanted), episodes[chunk.start : chunk.stop])
         )
 
     embedding = embed(chunks[0])

@@ -26,9 +26,9 @@ class MemoryIndex(Protocol):
         """Insert or replace (same memory_id) records, with their vectors."""
         ...
 
-    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[tuple[str, str]] = ()) -> None:
-        """Embed in one call what a batch of exchanges will search for (`texts`) and write (`memories`: memory
-        id and text): the searches and writes that follow find their vectors. A hint: an index may do nothing."""
+    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
+        """Embed in one call what a batch of exchanges will search for (`texts`) and write (`memories`): the
+        searches and writes that follow find their vectors. A hint: an index may do nothing."""
         ...
 
     async def search(self, query: IndexQuery) -> list[ScoredMemory]: ...

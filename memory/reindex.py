@@ -22,6 +22,7 @@ from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.index import sparse_text
 from memory.qdrant.payload import USER_KEY, payload_to_record
 from memory.qdrant.sealed_payload import open_payload
+from memory.qdrant.vectors import embed_records
 from memory.schema import IndexInUse, SchemaRecord
 from memory.sparse import encode_document
 
@@ -90,7 +91,7 @@ async def _page_points(
                 continue
         kept.append(hit)
         records.append(payload_to_record(hit.point_id, payload))
-    vectors = await embedder.embed([record.text for record in records])
+    vectors = await embed_records(embedder, records)
     by_user: dict[str, list[IndexPoint]] = {}
     for hit, record, vector in zip(kept, records, vectors, strict=True):
         point = IndexPoint(hit.point_id, vector, encode_document(sparse_text(record)), dict(hit.payload))

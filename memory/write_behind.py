@@ -66,7 +66,7 @@ class WriteBehindStore:
         for record in records:
             self._pending.setdefault(record.user_key, {})[record.memory_id] = record
 
-    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[tuple[str, str]] = ()) -> None:
+    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         await self._store.embed_ahead(texts, memories)
 
     async def search(self, query: IndexQuery) -> list[ScoredMemory]:

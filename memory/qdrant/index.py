@@ -154,7 +154,7 @@ class QdrantMemoryIndex:
                 self._cache.keep([payload_to_record(r.memory_id, p) for r, p in zip(records, plain, strict=True)],
                                  self._cache.generation)  # fmt: skip
 
-    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[tuple[str, str]] = ()) -> None:
+    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         await self._vectors.ahead(texts, memories)
 
     async def search(self, query: IndexQuery) -> list[ScoredMemory]:

@@ -1,11 +1,11 @@
 """The dense vectors the index already has, so a text is embedded once: embedding is most of a write's cost.
 
-- query texts searched for lately (recall searches twice with one text; consolidation searches for a fact
-  with the text it then writes);
-- texts embedded ahead for a batch of exchanges (memory/ingest.py), in one call;
+- texts embedded lately: query texts (recall searches twice with one text; consolidation searches for a fact
+  with the text it then writes), texts embedded ahead for a batch of exchanges (memory/ingest.py), and the
+  messages that episodes' vectors are composed of (memory/dense_parts.py: each message is embedded once, then
+  lends its vector to the episodes of the messages after it);
 - memories written lately, by id, with the text their vector was made from: an episode rewritten with the
-  start of the next message appended keeps the vector of what it said first (the appended words still reach
-  keyword search).
+  start of the next message appended keeps the vector it had (the appended words still reach keyword search).
 
 They hold people's words: the index clears them whenever something is forgotten.
 """
@@ -16,79 +16,78 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TypeVar
 
+from memory.dense_parts import DenseParts, compose, dense_parts, texts_of
 from memory.ports import Embedder
 from memory.records import MemoryRecord
 
-QUERY_VECTORS = 64  # recent query texts whose embedding is kept: recall searches twice with one text
-WRITTEN_VECTORS = 256  # recently written memories whose embedding is kept: the next message extends them
-AHEAD_VECTORS = 512  # texts embedded ahead for a batch of exchanges (their writes and searches follow)
+# Recent texts whose embedding is kept: a batch's messages and facts (up to 64 exchanges, a few texts each),
+# the messages the next episodes are composed of, and recent queries.
+TEXT_VECTORS = 1024
+WRITTEN_VECTORS = 256  # recently written memories whose vector is kept: the next message extends them
 T = TypeVar("T")
 
 
 class KnownVectors:
     def __init__(self, embedder: Embedder) -> None:
         self._embedder = embedder
-        self._queries: OrderedDict[str, list[float]] = OrderedDict()
-        self._ahead: OrderedDict[str, list[float]] = OrderedDict()
-        self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()  # id -> (text embedded, vector)
+        self._texts: OrderedDict[str, list[float]] = OrderedDict()
+        self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()  # id -> (text, vector)
 
     def clear(self) -> None:
-        self._queries.clear()
-        self._ahead.clear()
+        self._texts.clear()
         self._written.clear()
 
-    async def ahead(self, texts: Sequence[str], memories: Sequence[tuple[str, str]] = ()) -> None:
-        """One embedding call for what a batch of exchanges will search for (`texts`) and write (`memories`:
-        memory id and text), instead of a call each (~2.5 ms through the worker thread, against ~1 ms a text in
-        a batch). A memory's vector is kept as if it had just been written: extended with the next message
-        before it is, it keeps the vector of what it said first, as when written one exchange at a time."""
-        known = {t for t in texts if t in self._ahead or t in self._queries}
-        wanted = list(dict.fromkeys([*(t for t in texts if t not in known), *(t for _, t in memories)]))
-        vectors = dict(zip(wanted, await self._embedder.embed(wanted), strict=True)) if wanted else {}
+    async def _texts_known(self, texts: Sequence[str]) -> dict[str, list[float]]:
+        """The vectors of `texts`: those kept, and the others embedded now, in one call."""
+        wanted = [t for t in dict.fromkeys(texts) if t not in self._texts]
+        for text, vector in zip(wanted, await self._embedder.embed(wanted) if wanted else [], strict=True):
+            self._texts[text] = vector
+        known = {}
         for text in texts:
-            if text in vectors:
-                self._ahead[text] = vectors[text]
-        for memory_id, text in memories:
-            self._written[memory_id] = (text, vectors[text])
-        _trim(self._ahead, AHEAD_VECTORS)
-        _trim(self._written, WRITTEN_VECTORS)
+            self._texts.move_to_end(text)
+            known[text] = self._texts[text]
+        _trim(self._texts, max(TEXT_VECTORS, len(known)))
+        return known
 
-    def _known(self, text: str) -> list[float] | None:
-        vector = self._queries.get(text)
-        return vector if vector is not None else self._ahead.get(text)
+    async def ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
+        """One embedding call for what a batch of exchanges will search for (`texts`) and write (`memories`),
+        instead of a call each (~2.5 ms through the worker thread, against ~1 ms a text in a batch). A memory's
+        vector is kept as if it had just been written: extended with the next message before it is, it keeps
+        the vector it was first written with, as when written one exchange at a time."""
+        recipes = [dense_parts(m) for m in memories]
+        known = await self._texts_known([*texts, *texts_of(recipes)])
+        for memory, parts in zip(memories, recipes, strict=True):
+            self._written[memory.memory_id] = (memory.text, compose(parts, known))
+        _trim(self._written, WRITTEN_VECTORS)
 
     async def of_query(self, text: str) -> list[float]:
-        vector = self._known(text)
-        if vector is None:
-            [vector] = await self._embedder.embed([text])
-        self._queries[text] = vector
-        self._queries.move_to_end(text)
-        _trim(self._queries, QUERY_VECTORS)
-        return vector
+        return (await self._texts_known([text]))[text]
 
     async def of_records(self, records: Sequence[MemoryRecord]) -> list[list[float]]:
-        """Each record's dense vector: kept from its first write when only words were appended since, known
-        from a search or a batch for its text, or embedded now (all the missing ones in one call)."""
-        out: list[list[float] | None] = []
+        """Each record's dense vector: kept from its first write when only words were appended since, or
+        composed from the vectors of its parts (those not known embedded now, all in one call)."""
+        fresh = {}
         for record in records:
             kept = self._written.get(record.memory_id)
-            if kept is not None and record.text.startswith(kept[0]):
-                out.append(kept[1])
-                continue
-            # a fact is first searched for (consolidation), with its own text
-            vector = self._known(record.text)
-            if vector is not None:
-                self._written[record.memory_id] = (record.text, vector)
-            out.append(vector)
-        missing = [i for i, v in enumerate(out) if v is None]
-        fresh = await self._embedder.embed([records[i].text for i in missing]) if missing else []
-        for i, vector in zip(missing, fresh, strict=True):
-            out[i] = vector
-            self._written[records[i].memory_id] = (records[i].text, vector)
+            if kept is None or not record.text.startswith(kept[0]):
+                fresh[record.memory_id] = dense_parts(record)
+        known = await self._texts_known(texts_of(list(fresh.values()))) if fresh else {}
         for record in records:
+            parts = fresh.get(record.memory_id)
+            if parts is not None:
+                self._written[record.memory_id] = (record.text, compose(parts, known))
             self._written.move_to_end(record.memory_id)
-        _trim(self._written, WRITTEN_VECTORS)
-        return [v for v in out if v is not None]
+        vectors = [self._written[r.memory_id][1] for r in records]
+        _trim(self._written, max(WRITTEN_VECTORS, len(records)))
+        return vectors
+
+
+async def embed_records(embedder: Embedder, records: Sequence[MemoryRecord]) -> list[list[float]]:
+    """The records' vectors, as the index makes them (re-indexing with another embedder): each part once."""
+    recipes: list[DenseParts] = [dense_parts(r) for r in records]
+    texts = texts_of(recipes)
+    known = dict(zip(texts, await embedder.embed(texts), strict=True)) if texts else {}
+    return [compose(parts, known) for parts in recipes]
 
 
 def _trim(kept: OrderedDict[str, T], size: int) -> None:

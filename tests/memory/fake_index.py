@@ -58,8 +58,8 @@ class FakeMemoryIndex:
             self.records[record.memory_id] = record
             self._vectors[record.memory_id] = HashingEmbedder.vector(record.text)
 
-    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[tuple[str, str]] = ()) -> None:
-        self.embedded_ahead = [*getattr(self, "embedded_ahead", []), *texts, *(t for _, t in memories)]
+    async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
+        self.embedded_ahead = [*getattr(self, "embedded_ahead", []), *texts, *(m.text for m in memories)]
 
     def _matching(self, query: IndexQuery) -> list[MemoryRecord]:
         return [
