@@ -211,13 +211,13 @@ class Engine:
         zone = profile.timezone or self._options.default_timezone
         local_now = now.astimezone(ZoneInfo(zone))
         in_group = message.chat_kind is ChatKind.GROUP
-        memories, occasions, mood = await asyncio.gather(
+        # Independent reads, at once: the window's round trip and the others hide behind recall.
+        memories, occasions, mood, history = await asyncio.gather(
             self._recall(message, profile, zone), self._occasions(message, profile, local_now),
-            self._mood(message.user.key, in_group),
+            self._mood(message.user.key, in_group), self._window.recent_turns(message.conversation_id),
         )  # fmt: skip
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
-        history = await self._window.recent_turns(message.conversation_id)
         who = profile.preferred_name or message.user.display_name
         # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
         hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
