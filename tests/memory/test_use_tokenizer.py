@@ -5,6 +5,8 @@ each: nearly the same vector."""
 
 from __future__ import annotations
 
+import asyncio
+
 import numpy as np
 import pytest
 import sentencepiece
@@ -38,3 +40,19 @@ async def test_the_vectors_are_the_packages_own() -> None:
     theirs /= np.linalg.norm(theirs, axis=1, keepdims=True)
     assert np.allclose(ours[:-1], theirs[:-1], atol=1e-5)
     assert float(ours[-1] @ theirs[-1]) > 0.98
+
+
+@pytest.mark.asyncio
+async def test_a_batch_encoded_in_two_halves_at_once_gives_each_texts_own_vector() -> None:
+    embedder = UseEmbedder()
+    texts = [f"{text} ({n})" for n, text in enumerate(SENTENCES * 3)]  # 21 texts: split in two halves
+    try:
+        together = np.asarray(await embedder.embed(texts))
+        alone = np.asarray([(await embedder.embed([text]))[0] for text in texts])
+        # Concurrent batches share the helper thread and still get their own texts' vectors.
+        first, second = await asyncio.gather(embedder.embed(texts[:12]), embedder.embed(texts[9:]))
+    finally:
+        embedder.close()
+    assert np.allclose(together, alone, atol=1e-5)
+    assert np.allclose(np.asarray(first), alone[:12], atol=1e-5)
+    assert np.allclose(np.asarray(second), alone[9:], atol=1e-5)
