@@ -62,9 +62,10 @@ class IndexDriver(Protocol):
         ...
 
     async def rankings(
-        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, keyword_limit: int | None = None
     ) -> tuple[list[Hit], list[Hit]]:
-        """The dense ranking (score = cosine) and the keyword one (empty without terms), best first, ids only."""
+        """The dense ranking (score = cosine, `limit` long) and the keyword one (`keyword_limit`, else `limit`;
+        empty without terms), best first, ids only."""
         ...
 
     async def newest(

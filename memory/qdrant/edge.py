@@ -182,13 +182,13 @@ class EdgeDriver:
         return await asyncio.to_thread(self._query, request)
 
     async def rankings(
-        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, keyword_limit: int | None = None
     ) -> tuple[list[Hit], list[Hit]]:
         flt = _filter(where)
-        nearest = [qe.Query.Nearest(dense, using=DENSE)]
+        nearest = [(qe.Query.Nearest(dense, using=DENSE), limit)]
         if sparse:
-            nearest.append(qe.Query.Nearest(_sparse(sparse), using=SPARSE))
-        queries = [qe.QueryRequest(limit=limit, query=q, filter=flt, with_payload=False) for q in nearest]
+            nearest.append((qe.Query.Nearest(_sparse(sparse), using=SPARSE), keyword_limit or limit))
+        queries = [qe.QueryRequest(limit=n, query=q, filter=flt, with_payload=False) for q, n in nearest]
 
         def both() -> tuple[list[Hit], list[Hit]]:  # one call: the interpreter is handed over once
             found = [_ranked(points) for points in self._shard.query_batch(qe.QueryBatchRequest(queries))]

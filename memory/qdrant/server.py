@@ -151,13 +151,15 @@ class ServerDriver:
         return _hits(response.points)
 
     async def rankings(
-        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int
+        self, dense: list[float], sparse: SparseTerms, where: Where, limit: int, keyword_limit: int | None = None
     ) -> tuple[list[Hit], list[Hit]]:
         flt = _filter(where)
         requests = [models.QueryRequest(query=dense, using=DENSE, filter=flt, limit=limit, with_payload=False)]
         if sparse:
             requests.append(
-                models.QueryRequest(query=_sparse(sparse), using=SPARSE, filter=flt, limit=limit, with_payload=False)
+                models.QueryRequest(
+                    query=_sparse(sparse), using=SPARSE, filter=flt, limit=keyword_limit or limit, with_payload=False
+                )
             )
         responses = await _call(self._client.query_batch_points(self._collection, requests=requests))
         found = [_hits(response.points) for response in responses]

@@ -11,12 +11,12 @@ import pytest
 from qdrant_client import AsyncQdrantClient
 
 from memory.embedding import UseEmbedder
-from memory.qdrant.driver import Hit, IndexDriver, IndexPoint
+from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.qdrant.payload import record_to_payload
 from memory.qdrant.server import ServerDriver
-from memory.sparse import encode_document
+from memory.sparse import encode_document, encode_query
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
 from tests.memory.test_index_contract import ALICE, BOB, add_life, ask, memory
@@ -53,6 +53,20 @@ async def test_points_by_id_are_the_persons_own_only(driver: IndexDriver) -> Non
 
     assert [(h.point_id, h.payload["text"]) for h in found] == [(alice.memory_id, alice.text)]
     assert await driver.points(ALICE, []) == []
+
+
+async def test_the_keyword_ranking_is_as_long_as_asked_and_the_dense_one_as_deep(driver: IndexDriver) -> None:
+    records = [memory(f"Miso the cat, note {n}") for n in range(12)]
+    points = [IndexPoint(r.memory_id, [1.0, 0.0, 0.0, float(n)], encode_document(r.text), record_to_payload(r))
+              for n, r in enumerate(records)]  # fmt: skip
+    await driver.upsert(ALICE, points)
+    where = Where(user_key=ALICE)
+
+    dense, keywords = await driver.rankings([1.0, 0.0, 0.0, 0.0], encode_query("Miso"), where, 10, keyword_limit=4)
+
+    assert (len(dense), len(keywords)) == (10, 4)
+    dense, keywords = await driver.rankings([1.0, 0.0, 0.0, 0.0], encode_query("Miso"), where, 10)
+    assert (len(dense), len(keywords)) == (10, 10)  # without one, as long as the dense one
 
 
 class _CountingDriver:
