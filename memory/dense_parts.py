@@ -5,9 +5,9 @@ question asked a message or two up. Its vector used to be the embedding of all o
 costs the encoder about four times one message (its cost grows faster than the length) and embeds each
 message three times over. Now each message is embedded once, alone, and an episode's vector is its own
 message's plus half of each context message's, renormalised: the same neighbours lift it, for a third of the
-cost. On the LoCoMo dev conversations (`souvenir eval locomo --folds`): R@10 0.784 plain / 0.782 folds
-against 0.781 / 0.782 with one long text, R@5 0.707 / 0.712 against 0.704 / 0.701, ingestion 136 against ~70
-messages a second. Half is the even split between "only the message" and "the context as much as the
+cost. On the LoCoMo dev conversations (`souvenir eval locomo --folds`): R@10 0.783 plain / 0.783 folds
+against 0.781 / 0.782 with one long text, R@5 0.710 / 0.715 against 0.704 / 0.701, ingestion ~128 against ~70
+messages a second (same loaded box). Half is the even split between "only the message" and "the context as much as the
 message"; 0.35 and 0.7 did no better (0.776 / 0.782 and 0.778 / 0.771).
 
 The words indexed for keyword search are unchanged (the whole text); the message after an episode, appended
@@ -20,11 +20,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from memory.episodes import NEXT, SAID
+from memory.episodes import NEXT, SAID, SEPARATOR
 from memory.records import MemoryKind, MemoryRecord
 
 CONTEXT_WEIGHT = 0.5
-SEPARATOR = " | "  # between an episode's own words and each context message (memory/episodes.py)
 
 DenseParts = tuple[tuple[str, float], ...]  # (text, weight)
 

@@ -29,6 +29,7 @@ PREVIOUS = "previous"
 NEXT = "next"
 VIA = "via"  # attributes key: "voice" when the message was a voice note (its transcript is what is kept)
 CONTEXT_WORDS = 50
+SEPARATOR = " | "  # before each context message in the indexed text (memory/dense_parts.py splits on it)
 # messages before an episode that are indexed with it (one after is added for keywords only). Two: an answer
 # often replies to the question asked two messages up; three drowned the message's own words (LoCoMo 0.755).
 CONTEXT_TURNS = 2
@@ -73,11 +74,11 @@ def earlier_turns(exchange: Exchange, turns: int = CONTEXT_TURNS) -> tuple[ChatT
 
 def context_of_turns(turns: tuple[ChatTurn, ...]) -> str | None:
     """The words of the previous messages, each clipped, oldest first."""
-    return " | ".join(_clip(t.text, CONTEXT_WORDS) for t in turns) or None
+    return SEPARATOR.join(_clip(t.text, CONTEXT_WORDS) for t in turns) or None
 
 
 def _context_part(said: str) -> str:
-    return f" | {_clip(said, CONTEXT_WORDS)}"
+    return f"{SEPARATOR}{_clip(said, CONTEXT_WORDS)}"
 
 
 def _ids(record: MemoryRecord, key: str) -> list[str]:
