@@ -10,7 +10,6 @@ question asks about are read here too, so recall can favour memories that say th
 
 from __future__ import annotations
 
-import functools
 import re
 import threading
 from collections import Counter
@@ -21,8 +20,8 @@ import snowballstemmer
 from memory.bm25 import bm25_scores
 from memory.episodes import shown_text
 from memory.records import MemoryRecord
-from memory.sparse import STOPWORDS, tokenize
-from memory.text_caches import text_cache
+from memory.sparse import STOPWORDS, WORDS_KEPT, token_of, tokenize, words
+from memory.text_caches import WordCache, text_cache
 
 _CAPITALISED = re.compile(r"\b[^\W\d_][\w'’-]*", re.UNICODE)
 # Capitalised question words are no names ("What", "Quand"): the stopwords and these.
@@ -39,10 +38,13 @@ _STEMMING = threading.Lock()  # a Snowball stemmer keeps its word in itself whil
 # snowballstemmer hands the work to PyStemmer (the same algorithms in C) when it is installed, as it is with us.
 
 
-@functools.lru_cache(maxsize=65536)
 def stem(token: str) -> str:
     """English then French Snowball stems, so "researched" and "researching", "cheval" and "chevaux" meet
     whichever language the words are in (question and memories go through the same two steps)."""
+    return _STEMS[token]
+
+
+def _snowball(token: str) -> str:
     if token.isdigit():
         # Snowball's rules are suffixes of letters: a number comes out as it went in, and the pure-Python
         # stemmers took ~0.25 ms to say so for each number never seen before (years, times, amounts).
@@ -51,8 +53,19 @@ def stem(token: str) -> str:
         return _FRENCH.stemWord(_ENGLISH.stemWord(token))
 
 
+def _stem_of_word(word: str) -> str:
+    token = token_of(word)
+    return _STEMS[token] if token else ""
+
+
+_STEMS = WordCache(_snowball, maxsize=WORDS_KEPT)  # token -> stem
+_WORD_STEMS = WordCache(_stem_of_word, maxsize=WORDS_KEPT)  # folded word -> the stem of its token, or ""
+
+
 def stems(text: str) -> list[str]:
-    return [stem(t) for t in tokenize(text)]
+    """The stems of a text's tokens (`memory.sparse.tokenize`), each word's worked out once per process."""
+    known = _WORD_STEMS
+    return [found for word in words(text) if (found := known[word])]
 
 
 @text_cache(maxsize=32768)
@@ -63,10 +76,10 @@ def _terms(text: str) -> Counter[str]:
 
 @text_cache(maxsize=32768)
 def _weighted(text: str, shown: str) -> tuple[Counter[str], int]:
-    words = _terms(text).copy()
+    counts = _terms(text).copy()
     for term, count in _terms(shown).items():
-        words[term] += (OWN_WORDS_WEIGHT - 1) * count
-    return words, sum(words.values()) or 1
+        counts[term] += (OWN_WORDS_WEIGHT - 1) * count
+    return counts, sum(counts.values()) or 1
 
 
 def _document(record: MemoryRecord) -> tuple[Counter[str], int]:
@@ -96,6 +109,6 @@ def asked_names(question: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def says_any(record: MemoryRecord, terms: frozenset[str]) -> bool:
-    """Whether the memory's own words (not only its context) say one of `terms` (stems)."""
-    return not terms.isdisjoint(_terms(shown_text(record)))
+def own_terms(record: MemoryRecord) -> Counter[str]:
+    """The stems of the memory's own words (not its context's), with their counts (read-only)."""
+    return _terms(shown_text(record))

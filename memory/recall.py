@@ -18,12 +18,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import date, datetime, timedelta
+from operator import itemgetter
+from typing import NamedTuple
 
 from bot.engine.dates import FoundDate
 from bot.engine.model import RecalledMemory, RecallQuery
 from memory.episodes import said_date, shown_text
 from memory.extraction.candidates import PRECISION
-from memory.lexical import asked_names, keyword_scores, says_any, stems
+from memory.lexical import asked_names, keyword_scores, own_terms, stems
 from memory.mood.sensitive import touches_pain
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
@@ -70,8 +72,9 @@ WHEN_QUESTION = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Ranked:
+class Ranked(NamedTuple):
+    """A NamedTuple: one is built for each of the ~250 candidates of every recall."""
+
     record: MemoryRecord
     score: float
 
@@ -101,12 +104,14 @@ def relevance(
     keywords = keyword_scores([record for record, _, _ in pool], question)
     names = asked_names(question)
     terms = frozenset(stems(question))
+    rank_weight, rank_scale, similarity_weight = weights.rank_weight, weights.rank_scale, weights.similarity_weight
     out = []
     for (record, rank, cosine), keyword in zip(pool, keywords, strict=True):
-        value = keyword + weights.rank_weight / (1.0 + rank / weights.rank_scale) + weights.similarity_weight * cosine
-        if not says_any(record, terms):
+        value = keyword + rank_weight / (1.0 + rank / rank_scale) + similarity_weight * cosine
+        own = own_terms(record)  # the memory's own words, not its context's
+        if terms.isdisjoint(own):
             value *= weights.context_only
-        if names and says_any(record, names):
+        if names and not names.isdisjoint(own):
             value *= weights.named_boost
         out.append((record, value))
     return out
@@ -258,14 +263,18 @@ def with_session_prior(scored: list[tuple[MemoryRecord, float]], weight: float) 
     """Lift the memories of the past conversations that match the question as a whole."""
     if weight <= 0 or not scored:
         return scored
+    sessions = [_session(record) for record, _ in scored]
     by_session: dict[tuple[str, date], list[float]] = {}
-    for record, value in scored:
-        by_session.setdefault(_session(record), []).append(value)
+    for session, (_, value) in zip(sessions, scored, strict=True):
+        by_session.setdefault(session, []).append(value)
     strength = {key: sum(sorted(values, reverse=True)[:SESSION_TOP]) for key, values in by_session.items()}
     best = max(strength.values())
     if best <= 0:
         return scored
-    return [(record, value * (1.0 + weight * strength[_session(record)] / best)) for record, value in scored]
+    return [
+        (record, value * (1.0 + weight * strength[session] / best))
+        for session, (record, value) in zip(sessions, scored, strict=True)
+    ]
 
 
 def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[FoundDate],
@@ -276,5 +285,5 @@ def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[
     ranked = [
         Ranked(record, score(record, value, query, question_dates, asks_when, weights)) for record, value in relevant
     ]
-    ranked.sort(key=lambda r: r.score, reverse=True)
+    ranked.sort(key=itemgetter(1), reverse=True)  # by score
     return ranked

@@ -14,12 +14,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from memory.bm25 import saturated_tf
+from memory.text_caches import WordCache
 
 # Memories are short sentences: a constant average length keeps documents independent of each other.
 AVERAGE_DOCUMENT_TOKENS = 10.0
 K1 = 1.2
 B = 0.75
 _MAX_TOKEN_CHARS = 40
+WORDS_KEPT = 65536  # distinct words whose token is kept (a few MB)
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
@@ -80,16 +82,27 @@ def _stem(token: str) -> str:
     return token
 
 
+def token_of(word: str) -> str:
+    """The token a folded word gives: "" for a stopword, a single letter or an overlong word."""
+    if word in STOPWORDS or len(word) > _MAX_TOKEN_CHARS:
+        return ""
+    if len(word) == 1 and not word.isdigit():
+        return ""
+    return _stem(word)
+
+
+_TOKENS = WordCache(token_of, maxsize=WORDS_KEPT)
+
+
+def words(text: str) -> list[str]:
+    """The folded words of a text, before stopwords are dropped (see `token_of`)."""
+    return _WORD.findall(_fold(text))
+
+
 def tokenize(text: str) -> list[str]:
     """Lowercased, accent-folded words and numbers, stopwords dropped, plurals lightly stemmed."""
-    tokens = []
-    for word in _WORD.findall(_fold(text)):
-        if word in STOPWORDS or len(word) > _MAX_TOKEN_CHARS:
-            continue
-        if len(word) == 1 and not word.isdigit():
-            continue
-        tokens.append(_stem(word))
-    return tokens
+    tokens = _TOKENS
+    return [token for word in words(text) if (token := tokens[word])]
 
 
 def token_id(token: str) -> int:

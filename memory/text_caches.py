@@ -1,4 +1,5 @@
-"""Per-process caches keyed by memory and message texts (tokenising is the costly part of recall).
+"""Per-process caches keyed by memory and message texts, and by the words in them (tokenising is the costly
+part of recall).
 
 They hold people's words, so every one registers here and an erasure drops them all: they refill from
 what is still stored on the next recall.
@@ -7,23 +8,64 @@ what is still stored on the next recall.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import _lru_cache_wrapper, lru_cache
-from typing import TypeVar
+from functools import lru_cache
+from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 
-_CACHES: list[_lru_cache_wrapper[object]] = []
+
+class _Clearable(Protocol):
+    def cache_clear(self) -> None: ...
+
+    def __len__(self) -> int: ...
 
 
-def text_cache(maxsize: int) -> Callable[[Callable[..., T]], _lru_cache_wrapper[T]]:
+_CACHES: list[_Clearable] = []
+
+
+class _LruSize:
+    """An lru_cache seen as a sized, clearable cache."""
+
+    def __init__(self, cached: Callable[..., object]) -> None:
+        self._cached = cached
+
+    def cache_clear(self) -> None:
+        self._cached.cache_clear()  # type: ignore[attr-defined]
+
+    def __len__(self) -> int:
+        return int(self._cached.cache_info().currsize)  # type: ignore[attr-defined]
+
+
+def text_cache(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
     """`functools.lru_cache`, dropped by `forget_cached_texts`."""
 
-    def register(function: Callable[..., T]) -> _lru_cache_wrapper[T]:
+    def register(function: Callable[..., T]) -> Callable[..., T]:
         cached = lru_cache(maxsize=maxsize)(function)
-        _CACHES.append(cached)  # type: ignore[arg-type]
+        _CACHES.append(_LruSize(cached))
         return cached
 
     return register
+
+
+class WordCache(dict[str, T]):
+    """word -> compute(word), filled as words are met: a lookup is a plain dict lookup, ~20x cheaper than an
+    lru_cache call, which is what a text's hundred words cost. Emptied when full (words repeat: it refills
+    with the common ones at once) and by `forget_cached_texts`."""
+
+    def __init__(self, compute: Callable[[str], T], maxsize: int) -> None:
+        super().__init__()
+        self._compute = compute
+        self._maxsize = maxsize
+        _CACHES.append(self)
+
+    def __missing__(self, word: str) -> T:
+        if len(self) >= self._maxsize:
+            self.clear()
+        value = self[word] = self._compute(word)
+        return value
+
+    def cache_clear(self) -> None:
+        self.clear()
 
 
 def forget_cached_texts() -> None:
@@ -33,4 +75,4 @@ def forget_cached_texts() -> None:
 
 def cached_texts() -> int:
     """How many entries the caches hold (all processes' own)."""
-    return sum(cache.cache_info().currsize for cache in _CACHES)
+    return sum(len(cache) for cache in _CACHES)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from memory.sparse import SparseTerms
 
@@ -39,8 +39,9 @@ class IndexPoint:
     payload: dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+class Hit(NamedTuple):
+    """A NamedTuple rather than a frozen dataclass: a recall builds ~700 of them, at a third of the cost each."""
+
     point_id: str
     score: float
     payload: dict[str, Any]
