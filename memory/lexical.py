@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import snowballstemmer
 
 from memory.bm25 import bm25_scores
-from memory.episodes import shown_text
+from memory.episodes import SEPARATOR, shown_text
 from memory.records import MemoryRecord
 from memory.sparse import STOPWORDS, WORDS_KEPT, token_of, tokenize, words
 from memory.text_caches import WordCache, text_cache
@@ -74,9 +74,30 @@ def _terms(text: str) -> Counter[str]:
     return Counter(stems(text))
 
 
+def _pieces(text: str, shown: str) -> list[str]:
+    """An indexed text cut where no word is cut: at the context separators, and around the memory's own
+    words. An episode's context messages are other episodes' own words, and its own words are what
+    `own_terms` reads: each piece is analysed once, whichever memories hold it."""
+    parts = text.split(SEPARATOR)
+    head = parts[0]
+    at = head.find(shown) if shown else -1
+    end = at + len(shown)
+    if at >= 0 and _apart(head, at) and _apart(head, end):
+        parts[0:1] = [head[:at], shown, head[end:]]
+    return parts
+
+
+def _apart(text: str, at: int) -> bool:
+    """Whether cutting `text` at `at` leaves every word whole (a word character on one side at most)."""
+    return at <= 0 or at >= len(text) or not (text[at - 1].isalnum() and text[at].isalnum())
+
+
 @text_cache(maxsize=32768)
 def _weighted(text: str, shown: str) -> tuple[Counter[str], int]:
-    counts = _terms(text).copy()
+    counts: Counter[str] = Counter()
+    for piece in _pieces(text, shown):
+        if piece:
+            counts.update(_terms(piece))
     for term, count in _terms(shown).items():
         counts[term] += (OWN_WORDS_WEIGHT - 1) * count
     return counts, sum(counts.values()) or 1

@@ -24,6 +24,7 @@ _MAX_TOKEN_CHARS = 40
 WORDS_KEPT = 65536  # distinct words whose token is kept (a few MB)
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_ASCII_WORD = re.compile(r"[a-z0-9]+")  # the same on lowercased ASCII text, twice as fast
 
 _STOPWORDS_EN = """
 a about above after again against all am an and any are as at be because been before being below
@@ -96,6 +97,8 @@ _TOKENS = WordCache(token_of, maxsize=WORDS_KEPT)
 
 def words(text: str) -> list[str]:
     """The folded words of a text, before stopwords are dropped (see `token_of`)."""
+    if text.isascii():
+        return _ASCII_WORD.findall(text.lower())
     return _WORD.findall(_fold(text))
 
 
