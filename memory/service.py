@@ -106,6 +106,10 @@ class LongTermMemoryService:
         similar = await self._store.search(dense)
         return await asyncio.to_thread(_rank_and_select, hits, similar, query, self._weights)
 
+    async def prepare_recall(self, text: str) -> None:
+        if text.strip():
+            await self._store.embed_ahead([text])  # the recall that follows finds (or waits for) its vector
+
     async def remember_exchange(self, exchange: Exchange) -> None:
         epoch = exchange.erasure_epoch
         if epoch is None:

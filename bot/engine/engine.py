@@ -181,6 +181,9 @@ class Engine:
         if admission is not Admission.ALLOWED:
             self._metrics.reply_outcome("rate_limited")
             return await self._slow_down(message) if admission is Admission.NOTICE else None
+        # The question's embedding (the costliest part of recall) is worked out while the lock, the profile and
+        # the window are read; only for a message that is answered, so a flood costs no embeddings.
+        self._in_background(self._prepare_recall(message.text))
         try:
             async with self._locks.hold(message.conversation_id) as fence:
                 reply = await self._answer(message, cleaned, fence, picture_of)
@@ -372,6 +375,12 @@ class Engine:
             return []
         finally:
             self._metrics.recall_took(time.perf_counter() - started)
+
+    async def _prepare_recall(self, text: str) -> None:
+        try:
+            await self._memory.prepare_recall(text)
+        except Exception:
+            log.exception("could not prepare recall; it works the question out itself")
 
     async def _note_trail(self, message: IncomingMessage, memories: list[RecalledMemory], now: datetime) -> None:
         """What this reply drew on, for "/memories why"; a trail that cannot be written never stops the reply."""

@@ -15,6 +15,9 @@ class NoLongTermMemory:
     async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]:
         return ()
 
+    async def prepare_recall(self, text: str) -> None:
+        return None
+
     async def remember_exchange(self, exchange: Exchange) -> None:
         return None
 

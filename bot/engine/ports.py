@@ -84,6 +84,11 @@ class ProfileStore(Protocol):
 class LongTermMemory(Protocol):
     async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]: ...
 
+    async def prepare_recall(self, text: str) -> None:
+        """Start on what a recall for `text` will need and that does not depend on who asks (its embedding),
+        while the rest of the message is read: a hint, which may do nothing."""
+        ...
+
     async def remember_exchange(self, exchange: Exchange) -> None: ...
 
     async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:

@@ -12,6 +12,7 @@ They hold people's words: the index clears them whenever something is forgotten.
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TypeVar
@@ -32,22 +33,65 @@ class KnownVectors:
         self._embedder = embedder
         self._texts: OrderedDict[str, list[float]] = OrderedDict()
         self._written: OrderedDict[str, tuple[str, list[float]]] = OrderedDict()  # id -> (text, vector)
+        # Texts being embedded now, and the call that will give their vectors: a recall whose question was
+        # embedded ahead (LongTermMemory.prepare_recall) waits for that call rather than embedding it again.
+        self._embedding: dict[str, asyncio.Future[dict[str, list[float]]]] = {}
+        self._generation = 0  # moved on by `clear`: vectors of a call begun before are not kept
 
     def clear(self) -> None:
         self._texts.clear()
         self._written.clear()
+        self._generation += 1
 
     async def _texts_known(self, texts: Sequence[str]) -> dict[str, list[float]]:
-        """The vectors of `texts`: those kept, and the others embedded now, in one call."""
-        wanted = [t for t in dict.fromkeys(texts) if t not in self._texts]
-        for text, vector in zip(wanted, await self._embedder.embed(wanted) if wanted else [], strict=True):
-            self._texts[text] = vector
-        known = {}
-        for text in texts:
-            self._texts.move_to_end(text)
-            known[text] = self._texts[text]
+        """The vectors of `texts`: those kept, those another call is embedding now, and the others embedded now
+        in one call."""
+        known: dict[str, list[float]] = {}
+        wanted: list[str] = []
+        awaited: dict[asyncio.Future[dict[str, list[float]]], list[str]] = {}
+        for text in dict.fromkeys(texts):
+            if text in self._texts:
+                self._texts.move_to_end(text)
+                known[text] = self._texts[text]
+            elif (call := self._embedding.get(text)) is not None:
+                awaited.setdefault(call, []).append(text)
+            else:
+                wanted.append(text)
+        if wanted:
+            known.update(await self._embed(wanted))
+        for call, waiting in awaited.items():
+            # asyncio.wait neither raises the call's error nor cancels the call when this caller is cancelled.
+            await asyncio.wait([call])
+            given = call.result() if not call.cancelled() and call.exception() is None else {}
+            missing = [t for t in waiting if t not in given]
+            known.update({t: given[t] for t in waiting if t in given})
+            if missing:  # that call failed: try again here
+                known.update(await self._embed(missing))
         _trim(self._texts, max(TEXT_VECTORS, len(known)))
-        return known
+        return {text: known[text] for text in texts}
+
+    async def _embed(self, texts: list[str]) -> dict[str, list[float]]:
+        call: asyncio.Future[dict[str, list[float]]] = asyncio.get_running_loop().create_future()
+        for text in texts:
+            self._embedding[text] = call
+        generation = self._generation
+        try:
+            vectors = dict(zip(texts, await self._embedder.embed(texts), strict=True))
+        except BaseException as exc:
+            if isinstance(exc, asyncio.CancelledError):
+                call.cancel()
+            else:
+                call.set_exception(exc)
+                call.exception()  # retrieved: the callers waiting on it try again themselves
+            raise
+        finally:
+            for text in texts:
+                if self._embedding.get(text) is call:
+                    del self._embedding[text]
+        call.set_result(vectors)
+        if generation == self._generation:  # nothing was forgotten meanwhile
+            self._texts.update(vectors)
+        return vectors
 
     async def ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         """One embedding call for what a batch of exchanges will search for (`texts`) and write (`memories`),

@@ -45,7 +45,13 @@ class RecordingMemory:
         self.memories = list(memories)
         self.queries: list[RecallQuery] = []
         self.exchanges: list[Exchange] = []
+        self.prepared: list[str] = []
         self.broken = broken
+
+    async def prepare_recall(self, text: str) -> None:
+        if self.broken:
+            raise ConnectionError("qdrant is down")
+        self.prepared.append(text)
 
     async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]:
         self.queries.append(query)

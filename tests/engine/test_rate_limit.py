@@ -50,6 +50,8 @@ async def test_a_flood_from_one_person_does_not_cost_the_others_anything(
     assert [r.text for r in calm if r is not None] == ["echo: hello 0", "echo: hello 4", "echo: hello 8"]
     assert len(llm.requests) == 6  # three each: the flood past its allowance never reached the model
     assert len(memory.exchanges) == 6  # nor long-term memory
+    # Recall is prepared (the question embedded ahead) for the messages answered only: a flood costs no embeddings.
+    assert sorted(memory.prepared) == sorted(q.text for q in memory.queries) and len(memory.prepared) == 6
 
 
 async def test_the_notice_is_in_the_persons_language(

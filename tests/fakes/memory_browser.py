@@ -43,6 +43,9 @@ class InMemoryMemoryBrowser:
     async def forget_user(self, user_key: str) -> None:
         self.items.pop(user_key, None)
 
+    async def prepare_recall(self, text: str) -> None:
+        return None
+
     async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]:
         words = {w.lower() for w in query.text.split() if len(w) > 3}
         return [

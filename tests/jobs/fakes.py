@@ -76,6 +76,9 @@ class FakeMemory:
     memories: list[RecalledMemory] = field(default_factory=list)
     queries: list[RecallQuery] = field(default_factory=list)
 
+    async def prepare_recall(self, text: str) -> None:
+        return None
+
     async def recall(self, query: RecallQuery) -> Sequence[RecalledMemory]:
         self.queries.append(query)
         return list(self.memories)
