@@ -32,14 +32,23 @@ class GatedEmbedder(HashingEmbedder):
         return await super().embed(texts)
 
 
-async def test_a_recall_waits_for_the_embedding_begun_ahead() -> None:
-    embedder = GatedEmbedder()
+Started = tuple[KnownVectors, "asyncio.Task[None]", "asyncio.Task[list[float]]"]
+
+
+async def _ahead_then_recall(embedder: GatedEmbedder) -> Started:
+    """The question embedded ahead, held in the embedder, and a recall of it asked meanwhile."""
     vectors = KnownVectors(embedder)
     embedder.release.clear()
     ahead = asyncio.create_task(vectors.ahead([QUESTION]))
     await asyncio.sleep(0)
     recall = asyncio.create_task(vectors.of_query(QUESTION))
     await asyncio.sleep(0)
+    return vectors, ahead, recall
+
+
+async def test_a_recall_waits_for_the_embedding_begun_ahead() -> None:
+    embedder = GatedEmbedder()
+    _, ahead, recall = await _ahead_then_recall(embedder)
     embedder.release.set()
     await ahead
     assert await recall == (await HashingEmbedder().embed([QUESTION]))[0]
@@ -48,13 +57,8 @@ async def test_a_recall_waits_for_the_embedding_begun_ahead() -> None:
 
 async def test_a_failed_embedding_ahead_is_tried_again_by_the_recall() -> None:
     embedder = GatedEmbedder()
-    vectors = KnownVectors(embedder)
-    embedder.release.clear()
     embedder.fail = True
-    ahead = asyncio.create_task(vectors.ahead([QUESTION]))
-    await asyncio.sleep(0)
-    recall = asyncio.create_task(vectors.of_query(QUESTION))
-    await asyncio.sleep(0)
+    _, ahead, recall = await _ahead_then_recall(embedder)
     embedder.release.set()
     with pytest.raises(ConnectionError):
         await ahead
@@ -64,12 +68,7 @@ async def test_a_failed_embedding_ahead_is_tried_again_by_the_recall() -> None:
 
 async def test_a_recall_cancelled_while_waiting_leaves_the_embedding_to_finish() -> None:
     embedder = GatedEmbedder()
-    vectors = KnownVectors(embedder)
-    embedder.release.clear()
-    ahead = asyncio.create_task(vectors.ahead([QUESTION]))
-    await asyncio.sleep(0)
-    recall = asyncio.create_task(vectors.of_query(QUESTION))
-    await asyncio.sleep(0)
+    vectors, ahead, recall = await _ahead_then_recall(embedder)
     recall.cancel()
     embedder.release.set()
     await ahead
