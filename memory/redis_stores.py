@@ -106,33 +106,32 @@ class RedisConversationWindow:
         """With `fence`, nothing is written (ConversationLockLost) once a later lock holder's token was granted."""
         if not turns:
             return
-        stored = await self._stored(conversation_id, turns)
-        authors = [_conversations_key(a) for a in dict.fromkeys(t.author_key for t in turns if t.author_key)]
         # One script: the fence check and the write are one step, in one round trip (a watched transaction
         # took three, on every reply).
-        written = await self._append(
-            keys=[_window_key(conversation_id), fence_key(conversation_id), *authors],
-            args=["" if fence is None else fence, self._max_turns, self._ttl_s, conversation_id, *stored],
-        )
+        written = await self._append(**await self._appended(conversation_id, turns, fence))
         if not written:
             raise ConversationLockLost(f"{conversation_id} was taken by a later holder")
 
     async def append_turns_to_many(self, turns_by_conversation: Mapping[str, Sequence[ChatTurn]]) -> None:
         """`append_turns` for several conversations in one round trip (the scheduler's unprompted messages)."""
-        stored = {c: await self._stored(c, turns) for c, turns in turns_by_conversation.items() if turns}
+        calls = [await self._appended(c, turns, None) for c, turns in turns_by_conversation.items() if turns]
+        if not calls:
+            return
         async with self._redis.pipeline(transaction=True) as pipe:
-            for conversation_id, turns in turns_by_conversation.items():
-                if not turns:
-                    continue
-                key = _window_key(conversation_id)
-                pipe.rpush(key, *stored[conversation_id])
-                pipe.ltrim(key, -self._max_turns, -1)
-                pipe.expire(key, self._ttl_s)
-                for author in {t.author_key for t in turns if t.author_key}:
-                    pipe.sadd(_conversations_key(author), conversation_id)
-                    pipe.expire(_conversations_key(author), self._ttl_s)
-            if len(pipe):
-                await pipe.execute()
+            for call in calls:
+                await self._append(**call, client=pipe)
+            await pipe.execute()
+
+    async def _appended(self, conversation_id: str, turns: Sequence[ChatTurn], fence: int | None) -> dict[str, Any]:
+        """The keys and arguments of `_APPEND_TURNS` that add `turns` to the conversation's window."""
+        authors = [_conversations_key(a) for a in dict.fromkeys(t.author_key for t in turns if t.author_key)]
+        return {
+            "keys": [_window_key(conversation_id), fence_key(conversation_id), *authors],
+            "args": [
+                "" if fence is None else fence, self._max_turns, self._ttl_s, conversation_id,
+                *await self._stored(conversation_id, turns),
+            ],
+        }  # fmt: skip
 
     async def forget_user(self, user_key: str) -> None:
         """Drop the person's turns, and the replies to them, from every window they wrote in; private

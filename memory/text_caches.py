@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Protocol, TypeVar
 
 T = TypeVar("T")
+K = TypeVar("K")
 
 
 class _Clearable(Protocol):
@@ -47,21 +48,21 @@ def text_cache(maxsize: int) -> Callable[[Callable[..., T]], Callable[..., T]]:
     return register
 
 
-class WordCache(dict[str, T]):
-    """word -> compute(word), filled as words are met: a lookup is a plain dict lookup, ~20x cheaper than an
-    lru_cache call, which is what a text's hundred words cost. Emptied when full (words repeat: it refills
-    with the common ones at once) and by `forget_cached_texts`."""
+class WordCache(dict[K, T]):
+    """key -> compute(key), filled as keys are met (a text's words, the ids of a ranking): a lookup is a plain
+    dict lookup, ~20x cheaper than an lru_cache call, which is what a text's hundred words cost. Emptied when
+    full (words repeat: it refills with the common ones at once) and by `forget_cached_texts`."""
 
-    def __init__(self, compute: Callable[[str], T], maxsize: int) -> None:
+    def __init__(self, compute: Callable[[K], T], maxsize: int) -> None:
         super().__init__()
         self._compute = compute
         self._maxsize = maxsize
         _CACHES.append(self)
 
-    def __missing__(self, word: str) -> T:
+    def __missing__(self, key: K) -> T:
         if len(self) >= self._maxsize:
             self.clear()
-        value = self[word] = self._compute(word)
+        value = self[key] = self._compute(key)
         return value
 
     def cache_clear(self) -> None:

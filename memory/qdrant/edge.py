@@ -28,6 +28,7 @@ from memory.qdrant.payload import (
     VALID_TO_TS,
 )
 from memory.sparse import SparseTerms
+from memory.text_caches import WordCache
 
 _CONFIG_FILE = "edge_config.json"
 # The write-ahead log only shrinks on flush: flush after this many written points.
@@ -70,19 +71,9 @@ def _hits(points: Sequence[Any]) -> list[Hit]:
     return [Hit(str(p.id), float(getattr(p, "score", 0.0) or 0.0), dict(p.payload or {})) for p in points]
 
 
-class _IdTexts(dict[int, str]):
-    """A point id's text by the id's 128 bits, for the ids seen lately: `p.id` is a uuid.UUID built for each
-    point of a result (~2 µs), and hashing it or making it a str costs as much again, in Python; its `.int`
-    and a plain dict lookup cost ~0.1 µs. A recall's two rankings hold ~250 points."""
-
-    def __missing__(self, bits: int) -> str:
-        if len(self) >= 65536:
-            self.clear()
-        text = self[bits] = str(uuid.UUID(int=bits))
-        return text
-
-
-_ID_TEXTS = _IdTexts()
+# A point id's text by the id's 128 bits: `p.id` is a uuid.UUID built for each point of a result (~2 µs), and
+# hashing it or making it a str costs as much again, in Python; its `.int` and a dict lookup cost ~0.1 µs.
+_ID_TEXTS: WordCache[int, str] = WordCache(lambda bits: str(uuid.UUID(int=bits)), maxsize=65536)
 _NO_PAYLOAD: dict[str, Any] = {}  # shared by the rankings' hits, which are never given one
 
 

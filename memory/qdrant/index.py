@@ -85,6 +85,20 @@ class _Ranking:
     exhausted: bool  # nothing more matches
 
 
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """The rankings a search asks for: the dense one, `limit` long, and with terms the keyword one."""
+
+    dense: list[float]
+    limit: int
+    terms: SparseTerms | None = None
+    keywords: int = 0
+
+    @property
+    def limits(self) -> list[int]:
+        return [self.limit, self.keywords] if self.terms else [self.limit]
+
+
 # Searching a person's memories by who they are alone and sorting out scope and validity on the records read
 # costs a fraction of filtering them in the index, which checks each condition for every point it scans: at
 # 3,300 memories a person, 1.4 against 3.1 ms for the dense ranking and 0.7 against 2.0 ms for the keyword one
@@ -198,7 +212,7 @@ class QdrantMemoryIndex:
                 ranking, records = _Ranking(last.dense[: query.limit], last.exhausted), last.records
             else:
                 known = last.records if last is not None and last.user_key == query.user_key else {}
-                [ranking], records = await self._rankings(where, [(dense, query.limit)], known)
+                [ranking], records = await self._rankings(where, _Asked(dense, query.limit), known)
             records = await self._read(where.user_key, [h.point_id for h in ranking.hits], records)
             found = [ScoredMemory(records[h.point_id], h.score) for h in ranking.hits if h.point_id in records]
             self._last_found = _LastSearch(query.user_key, query.text, where, ranking.hits, ranking.exhausted, records)
@@ -213,11 +227,8 @@ class QdrantMemoryIndex:
         # -> 0.788 (folds 0.784 -> 0.788), recall p50 18.1 -> 16.0 ms (`souvenir eval locomo --folds`).
         candidates = max(MIN_CANDIDATES, query.read_dense, query.limit)
         keywords = max(MIN_CANDIDATES, query.limit)
-        terms = encode_query(query.text)
-        wanted_rankings: list[tuple[list[float] | SparseTerms, int]] = [(dense, candidates)]
-        if terms:
-            wanted_rankings.append((terms, keywords))
-        rankings, records = await self._rankings(where, wanted_rankings, {})
+        asked = _Asked(dense, candidates, encode_query(query.text), keywords)
+        rankings, records = await self._rankings(where, asked, {})
         dense_ranking = rankings[0]
         fused = _rrf([r.hits for r in rankings], query.limit)
         wanted = [h.point_id for h in fused] + [h.point_id for h in dense_ranking.hits[: max(query.read_dense, 0)]]
@@ -228,33 +239,30 @@ class QdrantMemoryIndex:
         return [ScoredMemory(records[h.point_id], h.score) for h in fused if h.point_id in records]
 
     async def _rankings(
-        self, where: Where, wanted: list[tuple[list[float] | SparseTerms, int]], known: dict[str, MemoryRecord]
+        self, where: Where, asked: _Asked, known: dict[str, MemoryRecord]
     ) -> tuple[list[_Ranking], dict[str, MemoryRecord]]:
-        """The dense (a vector) and keyword (sparse terms) rankings of what `where` selects, each as long as
-        asked, and the records read on the way (by id)."""
+        """The dense ranking of what `where` selects (and the keyword one when `asked` has terms), each as long
+        as asked, and the records read on the way (by id)."""
         loose = self._loose(where)
         if loose is not where:
-            found = await self._ranked_by(loose, wanted)
+            found = await self._ranked_by(loose, asked)
             records = await self._read(where.user_key, [h.point_id for hits in found for h in hits], known)
             rankings = []
-            for hits, (_, limit) in zip(found, wanted, strict=True):
+            for hits, limit in zip(found, asked.limits, strict=True):
                 kept = [h for h in hits if (r := records.get(h.point_id)) is not None and _allows(where, r)]
                 rankings.append(_Ranking(kept, exhausted=len(hits) < limit))
-            enough = [r.exhausted or len(r.hits) >= KEPT_ENOUGH * n for r, (_, n) in zip(rankings, wanted, strict=True)]
-            if all(enough):
+            if all(r.exhausted or len(r.hits) >= KEPT_ENOUGH * n for r, n in zip(rankings, asked.limits, strict=True)):
                 return rankings, records
             known = records
-        found = await self._ranked_by(where, wanted)
-        return [_Ranking(hits, len(hits) < limit) for hits, (_, limit) in zip(found, wanted, strict=True)], known
+        found = await self._ranked_by(where, asked)
+        return [_Ranking(hits, len(hits) < limit) for hits, limit in zip(found, asked.limits, strict=True)], known
 
-    async def _ranked_by(self, where: Where, wanted: list[tuple[list[float] | SparseTerms, int]]) -> list[list[Hit]]:
-        dense, limit = wanted[0]
-        assert isinstance(dense, list)
-        if len(wanted) == 1:
-            return [await self._driver.nearest(dense, where, limit, with_payload=False)]
-        terms, keywords = wanted[1]
-        assert isinstance(terms, SparseTerms)
-        return list(await self._driver.rankings(dense, terms, where, limit, keyword_limit=keywords))
+    async def _ranked_by(self, where: Where, asked: _Asked) -> list[list[Hit]]:
+        if not asked.terms:
+            return [await self._driver.nearest(asked.dense, where, asked.limit, with_payload=False)]
+        return list(
+            await self._driver.rankings(asked.dense, asked.terms, where, asked.limit, keyword_limit=asked.keywords)
+        )
 
     def _loose(self, where: Where) -> Where:
         """What to ask the index for: the person alone, when their records are kept here (cheap to check) and
