@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
-from bot.engine.model import DM_SCOPE, RecallQuery, UserProfile
+from bot.engine.model import DM_SCOPE, RecallQuery, UserProfile, without_sensitive
 from bot.engine.picture_maker import PictureMaker
 from bot.engine.pictures import Picture
 from bot.engine.ports import LongTermMemory
@@ -43,7 +43,7 @@ class BirthdayCards:
         except Exception:
             log.exception("recall failed for a birthday card; a plain card then")
             return []
-        return [m.text for m in found if not m.sensitive][:_MAX_TOUCHES]
+        return [m.text for m in without_sensitive(found)][:_MAX_TOUCHES]
 
 
 def birthday_scene(name: str, touches: list[str]) -> str:

@@ -9,7 +9,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.engine.language import LANGUAGE_NAMES
-from bot.engine.model import DM_SCOPE, ChatTurn, RecallQuery, UserProfile
+from bot.engine.model import DM_SCOPE, ChatTurn, RecallQuery, UserProfile, without_sensitive
 from bot.engine.persona import Persona
 from bot.engine.ports import CompletionRequest, LanguageModel, LongTermMemory, MoodState
 from bot.engine.tone import feels_heavy
@@ -133,7 +133,7 @@ class Composer:
             log.exception("recall failed for an unprompted message to %s", profile.user_key)
             return []
         # Painful topics are theirs to raise: never brought up unprompted.
-        return [f"({m.kind}) {m.text}" for m in found if not m.sensitive]
+        return [f"({m.kind}) {m.text}" for m in without_sensitive(found)]
 
 
 def _request(

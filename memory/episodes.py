@@ -99,6 +99,19 @@ def neighbour_ids(episode: MemoryRecord) -> list[str]:
     return [*_ids(episode, PREVIOUS), *_ids(episode, NEXT)]
 
 
+def previous_id(episode: MemoryRecord) -> str | None:
+    """The episode of the person's message just before this one, where known."""
+    ids = _ids(episode, PREVIOUS)
+    return ids[-1] if ids and episode.kind is MemoryKind.EPISODIC else None
+
+
+def adjacent_ids(episode: MemoryRecord) -> tuple[str, ...]:
+    """The episodes of the person's messages just before and just after this one, where known."""
+    if episode.kind is not MemoryKind.EPISODIC:
+        return ()
+    return (*_ids(episode, PREVIOUS)[-1:], *_ids(episode, NEXT)[:1])
+
+
 def without_neighbour(record: MemoryRecord, forgotten: MemoryRecord) -> MemoryRecord:
     """`record` with the words of the forgotten episode taken out of its indexed text."""
     return without_words(record, forgotten.memory_id, shown_text(forgotten))

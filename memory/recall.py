@@ -6,8 +6,9 @@ keyword matches) and dense alone (whose cosine similarity says how close in mean
 similarity and a share for its rank; a name the question asks about ("What did Caroline paint?") favours
 memories that say that name themselves. Core facts (semantic, temporal) do not fade; episodes and moods
 fade slowly down to a floor. Questions about when things happen favour dated memories, and a relative date
-in the question ("last week", "jeudi") favours memories from around that day. Near-identical texts are
-shown once, and the result is cut to the caller's count and word budget.
+in the question ("last week", "jeudi") favours memories from around that day. What is shown of the ranking
+(each thing once, a message with those said around it, within the caller's count and word budget) is
+`memory.selection`'s choice.
 """
 
 from __future__ import annotations
@@ -16,21 +17,15 @@ import calendar
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 from datetime import date, datetime, timedelta
 from operator import itemgetter
 from typing import NamedTuple
 
 from bot.engine.dates import FoundDate
-from bot.engine.model import RecalledMemory, RecallQuery
-from memory.episodes import said_date, shown_text
-from memory.extraction.candidates import PRECISION
+from bot.engine.model import RecallQuery
 from memory.lexical import asked_names, keyword_scores, own_terms, stems
-from memory.mood.sensitive import touches_pain
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
-from memory.sparse import tokenize
-from memory.text_caches import text_cache
-from memory.worth_showing import worth_showing
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +58,6 @@ DECAY: dict[MemoryKind, tuple[float, float]] = {
     MemoryKind.EMOTIONAL: (180.0, 0.8),
     MemoryKind.EPISODIC: (365.0, 0.92),
 }
-SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
 
 WHEN_QUESTION = re.compile(
     r"\b(?:when|what date|which date|what day|which day|what year|what month|how long ago|how long since|"
@@ -159,97 +153,6 @@ def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_d
     if question_dates and any(_near(record, found) for found in question_dates):
         value *= weights.near_date_boost
     return value
-
-
-@text_cache(maxsize=32768)
-def _token_set(text: str) -> frozenset[str]:
-    return frozenset(tokenize(text))
-
-
-def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
-    if not a or not b:
-        return False
-    shared = len(a & b)
-    return shared / (len(a) + len(b) - shared) >= SIMILAR_TEXT  # |a ∪ b| counted, not built
-
-
-def _sources(record: MemoryRecord) -> set[tuple[str, str]]:
-    return {(record.source.conversation_id, m) for m in record.source.message_ids}
-
-
-def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMemory]:
-    """Best first, near-duplicates dropped, at most `limit` memories and `max_words` words."""
-    out: list[RecalledMemory] = []
-    kept_tokens: list[frozenset[str]] = []
-    kept_sources: set[tuple[str, str]] = set()
-    words_left = max_words
-    shown_messages: dict[frozenset[tuple[str, str]], int] = {}  # an episode shown -> its place in `out`
-    for item in ranked:
-        if len(out) >= limit or words_left <= 0:
-            break
-        if not worth_showing(item.record):
-            continue  # small talk, a question about themself: still searchable, but no line of background
-        text = shown_text(item.record)
-        tokens = _token_set(text)
-        if any(_similar(tokens, seen) for seen in kept_tokens):
-            continue
-        sources = _sources(item.record)
-        if item.record.kind is not MemoryKind.TEMPORAL and sources and sources <= kept_sources:
-            continue  # read from a message already shown: its words are already there
-        if item.record.kind is MemoryKind.TEMPORAL and _dates_its_message(out, shown_messages, item.record):
-            continue  # the message is shown, now with the date it gives: not a second line for one thing
-        kept_sources |= sources
-        words = text.split()
-        if len(words) > words_left:
-            if out:
-                continue  # a shorter memory further down may still fit
-            text = " ".join(words[:words_left]) + " …"
-        if item.record.kind is MemoryKind.EPISODIC and sources:
-            shown_messages[frozenset(sources)] = len(out)
-        kept_tokens.append(tokens)
-        words_left -= min(len(words), words_left)
-        out.append(recalled(item.record, text, item.score))
-    return out
-
-
-def _dates_its_message(out: list[RecalledMemory], shown_messages: dict[frozenset[tuple[str, str]], int],
-                       event: MemoryRecord) -> bool:  # fmt: skip
-    """A dated event read from a message already shown gives that line its date ("My birthday is March 14."
-    then says when it comes back) rather than a second line; a message's second event keeps its own line."""
-    place = shown_messages.pop(frozenset(_sources(event)), None)
-    if place is None:
-        return False
-    dated = recalled(event, "", 0.0)
-    if dated.on is None:
-        return False
-    out[place] = replace(out[place], on=dated.on, precision=dated.precision, yearly=dated.yearly)
-    return True
-
-
-def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
-    """A record as the prompt shows it, with what it needs to say when it was told and when it happens."""
-    on = None
-    if record.kind is MemoryKind.TEMPORAL and record.local_date:
-        try:
-            on = date.fromisoformat(record.local_date)
-        except ValueError:
-            pass  # stale data: the prompt falls back to event_at
-    precision = record.attributes.get(PRECISION, "day")
-    if (said := said_date(record)) is not None:
-        on, precision = said.local_date, said.precision  # "next month" as it was then, not as it sounds now
-    return RecalledMemory(
-        record.memory_id,
-        record.kind.value,
-        text,
-        round(score, 4),
-        record.event_at,
-        told_at=record.created_at,
-        on=on,
-        precision=precision,
-        yearly=record.recurrence == "yearly",
-        # Marked when extracted; a message (an episode) that speaks of it is just as painful.
-        sensitive=record.attributes.get("sensitive") == "true" or touches_pain(text),
-    )
 
 
 SESSION_TOP = 3  # a conversation's match: the sum of its best few relevances (not its size)

@@ -33,8 +33,9 @@ from memory.fading import EpisodeFader
 from memory.ingest import write_exchange, write_exchanges
 from memory.items import dated_event, memory_item
 from memory.ports import CrisisNotes, ErasureLog, MoodNotes, SaidTurns
-from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank, select
+from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
+from memory.selection import select
 from memory.store import MemoryStore
 from memory.text_caches import forget_cached_texts
 from memory.writer import MemoryWriter, Origin, same_words

@@ -33,6 +33,7 @@ from bot.engine.model import (
     RecallQuery,
     Reply,
     UserProfile,
+    without_sensitive,
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.outbox import Outbox
@@ -368,7 +369,7 @@ class Engine:
         try:
             found = list(await self._memory.recall(query))
             # Painful topics are never brought into a group, even when private memories are shared there.
-            return [m for m in found if not m.sensitive] if message.chat_kind is ChatKind.GROUP else found
+            return without_sensitive(found) if message.chat_kind is ChatKind.GROUP else found
         except Exception:
             # A memory outage degrades the reply; it must not stop it.
             log.exception("recall failed; answering without long-term memories")

@@ -6,6 +6,7 @@ Every adapter normalises its platform's update into an `IncomingMessage`; the en
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from enum import StrEnum
@@ -160,7 +161,7 @@ class RecallQuery:
     at: datetime  # the message time: relative dates in the question resolve against it
     scopes: tuple[str, ...] = (DM_SCOPE,)  # scopes the caller may see
     timezone: str = "UTC"
-    limit: int = 10  # SOUVENIR_RECALL_LIMIT decides in the app
+    limit: int = 10  # excerpts (a memory, or a few messages said one after the other); SOUVENIR_RECALL_LIMIT
     max_words: int = 300
 
 
@@ -177,6 +178,26 @@ class RecalledMemory:
     precision: str = "day"  # of `on`: "day", "week", "month" or "year" ("next month")
     yearly: bool = False  # birthdays and anniversaries come back every year
     sensitive: bool = False  # a painful topic: never raised unprompted, never in a group
+    # Said just after the memory before it in the list, by the same person in the same conversation: the two
+    # are one excerpt of what they said, shown together ("We adopted a kitten." then "Her name is Miso.").
+    follows: bool = False
+
+
+def excerpts(memories: Sequence[RecalledMemory]) -> list[list[RecalledMemory]]:
+    """Recalled memories as the excerpts they form: each memory with those that follow it."""
+    out: list[list[RecalledMemory]] = []
+    for memory in memories:
+        if memory.follows and out:
+            out[-1].append(memory)
+        else:
+            out.append([memory])
+    return out
+
+
+def without_sensitive(memories: Sequence[RecalledMemory]) -> list[RecalledMemory]:
+    """The memories of the excerpts that touch no painful topic: one painful message takes its excerpt with it
+    (the messages around it speak of the same thing)."""
+    return [m for excerpt in excerpts(memories) if not any(x.sensitive for x in excerpt) for m in excerpt]
 
 
 @dataclass(frozen=True, slots=True)

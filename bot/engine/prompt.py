@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta
 
 from bot.engine.language import LANGUAGE_NAMES
 from bot.engine.lore import triggered_lore
-from bot.engine.model import RecalledMemory
+from bot.engine.model import RecalledMemory, excerpts
 from bot.engine.persona import Persona
 from bot.engine.relative_time import local_day, next_yearly, relative_day
 from bot.engine.tokens import rough_tokens
@@ -60,10 +60,7 @@ def _when(memory: RecalledMemory, local_now: datetime) -> str:
     on = memory.on
     if on is None and memory.kind == "temporal" and memory.event_at is not None:
         on = local_day(memory.event_at, local_now.tzinfo)
-    told_at = memory.told_at or memory.event_at
-    told = ""
-    if told_at is not None:
-        told = relative_day(local_day(told_at, local_now.tzinfo), today, today_word="earlier today")
+    told = _told(memory, local_now)
     if on is not None:
         if memory.yearly:
             upcoming = next_yearly(on.month, on.day, today)
@@ -78,6 +75,30 @@ def _when(memory: RecalledMemory, local_now: datetime) -> str:
         tense = "is" if when.startswith(("in ", "next", "this", "tomorrow", "today")) else "was"
         return f"told you {told}; that {tense} {when}"
     return f"told you {told}" if told else ""
+
+
+def _told(memory: RecalledMemory, local_now: datetime) -> str:
+    told_at = memory.told_at or memory.event_at
+    if told_at is None:
+        return ""
+    today = local_now.date()
+    return relative_day(local_day(told_at, local_now.tzinfo), today, today_word="earlier today")
+
+
+def _excerpt_lines(excerpt: list[RecalledMemory], local_now: datetime) -> list[str]:
+    """A memory's line; messages said right after it follow on lines of their own ("then …"), with when they
+    were told only when that is another day, and with the date they speak of, if any."""
+    lines: list[str] = []
+    told_before = None
+    for memory in excerpt:
+        when = _when(memory, local_now)
+        told = _told(memory, local_now)
+        if lines and told == told_before and when == f"told you {told}":
+            when = ""  # the same day as the line above
+        lead = "  then " if lines else "- "
+        lines.append(f"{lead}{quoted(memory.text)} [{when}]" if when else f"{lead}{quoted(memory.text)}")
+        told_before = told
+    return lines
 
 
 def _possessive(user_name: str) -> str:
@@ -114,10 +135,7 @@ def build_system_prompt(context: PromptContext) -> str:
             "already have); bring up the others only when it fits."
         )
     if context.memories:
-        lines = []
-        for memory in context.memories:
-            when = _when(memory, now)
-            lines.append(f"- {quoted(memory.text)} [{when}]" if when else f"- {quoted(memory.text)}")
+        lines = [line for excerpt in excerpts(context.memories) for line in _excerpt_lines(excerpt, now)]
         parts.append(
             f"Background you remember about {who} (for you only). {_AS_DATA}\n{_OPEN}\n" + "\n".join(lines)
             + f"\n{_CLOSE}"

@@ -4,7 +4,8 @@ Each conversation is one person's history: every turn (both speakers, "Name: tex
 `remember_exchange` in session order, with the session's date as the message time and the turns before it
 as the short-term window (`Exchange.previous_turns`, as the engine fills it), into a fresh embedded
 index under a temporary data dir; no language model. Then each question of categories 1–4 is recalled and
-scored: the share of its evidence turns covered by the sources of the top-k memories.
+scored: the share of its evidence turns covered by the sources of the top-k excerpts (a memory, or messages said
+one after the other and shown together, as recall counts them against its limit).
 """
 
 from __future__ import annotations
@@ -21,7 +22,16 @@ from rich.console import Console
 from rich.table import Table
 
 from bot.config import Settings
-from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
+from bot.engine.model import (
+    ChatKind,
+    ChatTurn,
+    Exchange,
+    IncomingMessage,
+    RecallQuery,
+    Reply,
+    UserRef,
+    excerpts,
+)
 from memory.evaluation.baselines import RawTurns
 from memory.evaluation.folds import CANDIDATES, Fold, candidates_report, folds_mean, leave_one_out
 from memory.evaluation.locomo_data import CATEGORIES, Conversation, Turn, load_locomo
@@ -97,7 +107,11 @@ async def score_recall(
             )
             latency = (time.perf_counter() - started) * 1000
             records = {r.memory_id: r for r in await store.fetch(user_key, [m.memory_id for m in recalled])}
-            sources = [records[m.memory_id].source.message_ids if m.memory_id in records else () for m in recalled]
+            # k counts excerpts, as the recall's limit does: a message shown with the ones said around it is one
+            sources = [
+                tuple(i for m in excerpt if m.memory_id in records for i in records[m.memory_id].source.message_ids)
+                for excerpt in excerpts(recalled)
+            ]
             words = sum(len(m.text.split()) for m in recalled)
             tally.add(question.category, question.evidence, sources, words, latency)
     return tallies

@@ -9,8 +9,9 @@ from datetime import UTC, date, datetime, timedelta
 from bot.engine.model import RecallQuery
 from memory.episodes import SAID
 from memory.extraction.candidates import PRECISION
-from memory.recall import Ranked, RecallWeights, rank, recency, select, with_session_prior
+from memory.recall import Ranked, RecallWeights, rank, recency, with_session_prior
 from memory.records import MemoryKind, MemoryRecord, MemorySource, ScoredMemory
+from memory.selection import select
 from memory.service import LongTermMemoryService
 from tests.memory.fake_index import FakeMemoryIndex
 

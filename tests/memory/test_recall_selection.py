@@ -8,12 +8,13 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.engine.model import RecallQuery
+from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, excerpts
 from bot.engine.prompt import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
-from memory.episodes import SAID
-from memory.recall import Ranked, select
+from memory.episodes import NEXT, PREVIOUS, SAID
+from memory.recall import Ranked
 from memory.records import MemoryKind, MemoryRecord, MemorySource
+from memory.selection import select
 from memory.service import LongTermMemoryService
 from tests.memory.fake_index import FakeMemoryIndex
 from tests.memory.test_service import ALICE, Chat
@@ -84,3 +85,84 @@ def test_an_event_whose_message_did_not_fit_the_word_budget_keeps_its_own_line()
                     recurrence="yearly", local_date="2026-03-14")  # fmt: skip
     shown = select([Ranked(first, 3.0), Ranked(episode, 2.0), Ranked(event, 1.0)], 10, 14)
     assert [m.text for m in shown] == [first.attributes[SAID], "Birthday — 14 March (every year)"]
+
+
+def _said_in_a_row(*texts: str, seconds_apart: int = 60) -> list[MemoryRecord]:
+    """One message after the other, each episode knowing the one before and the one after it."""
+    start = NOW - timedelta(days=1)
+    records = [replace(_record(t, days_ago=1), created_at=start + timedelta(seconds=seconds_apart * i))
+               for i, t in enumerate(texts)]  # fmt: skip
+    linked = []
+    for i, record in enumerate(records):
+        attributes = dict(record.attributes)
+        if i > 0:
+            attributes[PREVIOUS] = " ".join(r.memory_id for r in records[max(0, i - 2) : i])
+        if i + 1 < len(records):
+            attributes[NEXT] = " ".join(r.memory_id for r in records[i + 1 : i + 3])
+        linked.append(replace(record, attributes=attributes))
+    return linked
+
+
+def test_messages_said_around_one_shown_join_it_as_one_excerpt_in_the_order_said() -> None:
+    kitten, name, vet, fourth = _said_in_a_row(
+        "We adopted a kitten last week.", "Her name is Miso.", "She goes to the vet on Friday.", "She loves tuna."
+    )
+    jazz, job = _record("I love Blue Note jazz."), _record("I work as a nurse.")
+    ranked = [Ranked(name, 5.0), Ranked(jazz, 4.0), Ranked(vet, 3.0), Ranked(job, 2.5), Ranked(kitten, 2.0),
+              Ranked(fourth, 1.0)]  # fmt: skip
+    shown = select(ranked, 2, 300)
+    # Two excerpts, as asked: the kitten's three messages in the order said, then the jazz. The nurse, a third
+    # excerpt, has no room; the fourth kitten message would make the excerpt longer than three messages.
+    assert [(m.text, m.follows) for m in shown] == [
+        ("We adopted a kitten last week.", False), ("Her name is Miso.", True),
+        ("She goes to the vet on Friday.", True), ("I love Blue Note jazz.", False),
+    ]  # fmt: skip
+
+
+def test_a_message_two_away_from_one_shown_is_an_excerpt_of_its_own() -> None:
+    kitten, _, vet = _said_in_a_row("We adopted a kitten last week.", "Her name is Miso.", "She goes to the vet.")
+    assert [(m.text, m.follows) for m in select([Ranked(kitten, 2.0), Ranked(vet, 1.0)], 1, 300)] == [
+        ("We adopted a kitten last week.", False)
+    ]
+
+
+def test_messages_sent_in_the_same_second_keep_the_order_they_were_said_in() -> None:
+    first, second, third = _said_in_a_row("We moved to Lyon.", "The flat has a balcony.", "I grow tomatoes there.",
+                                          seconds_apart=0)  # fmt: skip
+    shown = select([Ranked(third, 3.0), Ranked(second, 2.0), Ranked(first, 1.0)], 1, 300)
+    assert [m.text for m in shown] == ["We moved to Lyon.", "The flat has a balcony.", "I grow tomatoes there."]
+
+
+def test_an_excerpt_keeps_to_the_word_budget() -> None:
+    kitten, name = _said_in_a_row("We adopted a kitten last week.", "Her name is Miso and she is lovely.")
+    assert [m.text for m in select([Ranked(kitten, 2.0), Ranked(name, 1.0)], 10, 8)] == [
+        "We adopted a kitten last week."
+    ]
+
+
+def test_an_excerpt_reads_as_one_piece_of_background_in_the_prompt() -> None:
+    kitten, name = _said_in_a_row("We adopted a kitten last week.", "Her name is Miso.")
+    jazz = _record("I love Blue Note jazz.", days_ago=10)
+    shown = select([Ranked(name, 3.0), Ranked(jazz, 2.0), Ranked(kitten, 1.0)], 10, 300)
+    context = PromptContext(load_persona(None), "Alice", NOW.astimezone(ZoneInfo("Europe/Paris")), "Europe/Paris",
+                            "en", False, shown)  # fmt: skip
+    prompt = build_system_prompt(context)
+    assert (
+        '- "We adopted a kitten last week." [told you yesterday; that was last week]\n  then "Her name is Miso."\n'
+        '- "I love Blue Note jazz." [told you 10 days ago]'
+    ) in prompt
+
+
+async def test_recall_brings_the_message_said_right_after_the_one_it_found() -> None:
+    service = LongTermMemoryService(FakeMemoryIndex())
+    turns: list[ChatTurn] = []
+    at = NOW
+    for number, text in enumerate(["We adopted a kitten last week!", "Her name is Miso.", "Work was long today."]):
+        at += timedelta(minutes=1)
+        message = IncomingMessage(ALICE, "telegram:dm:1", str(number), text, at, ChatKind.PRIVATE)
+        await service.remember_exchange(Exchange(message, Reply("I see.", "en"), "Europe/Paris", "en",
+                                                 previous_turns=tuple(turns)))  # fmt: skip
+        turns += [ChatTurn("user", text, at, ALICE.key), ChatTurn("assistant", "I see.", at)]
+    found = await service.recall(RecallQuery(ALICE.key, "we adopted a kitten", at, limit=1))
+    (excerpt,) = excerpts(found)
+    assert [m.text for m in excerpt][:2] == ["We adopted a kitten last week!", "Her name is Miso."]

@@ -1,0 +1,172 @@
+"""What recall shows: the best memories first, each thing said once, a message with the ones said around it.
+
+Ranked candidates are taken best first until the caller's count of excerpts or its word budget is reached:
+- small talk, questions about themself and orders take no line (`memory.worth_showing`);
+- a near-duplicate of a memory shown, or a fact read from a message shown, is left out; a dated event read
+  from a message shown gives that line its date instead of a second line;
+- a message said just before or just after one shown (by the same person, in the same conversation) joins it
+  as one excerpt, up to `EXCERPT_MESSAGES` messages: it costs words, not one of the excerpts. The answer to
+  "did you go anywhere?" is often the next message, and a memory told over two messages reads as one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from bot.engine.model import RecalledMemory
+from memory.episodes import adjacent_ids, previous_id, said_date, shown_text
+from memory.extraction.candidates import PRECISION
+from memory.mood.sensitive import touches_pain
+from memory.recall import Ranked
+from memory.records import MemoryKind, MemoryRecord
+from memory.sparse import tokenize
+from memory.text_caches import text_cache
+from memory.worth_showing import worth_showing
+
+SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
+EXCERPT_MESSAGES = 3  # a message with the one before and the one after it: no longer stretch of a conversation
+
+
+@text_cache(maxsize=32768)
+def _token_set(text: str) -> frozenset[str]:
+    return frozenset(tokenize(text))
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a or not b:
+        return False
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared) >= SIMILAR_TEXT  # |a ∪ b| counted, not built
+
+
+def _sources(record: MemoryRecord) -> set[tuple[str, str]]:
+    return {(record.source.conversation_id, m) for m in record.source.message_ids}
+
+
+@dataclass(slots=True)
+class _Excerpt:
+    shown: list[RecalledMemory] = field(default_factory=list)
+    told: list[MemoryRecord] = field(default_factory=list)  # each shown memory's record, in the same order
+
+    def in_order(self) -> list[RecalledMemory]:
+        """As they were said, the first one starting the excerpt (messages sent in the same second are put in
+        order by which one came before which)."""
+        previous = {r.memory_id: previous_id(r) for r in self.told}
+
+        def earlier_ones(record: MemoryRecord) -> int:
+            count, at = 0, previous[record.memory_id]
+            while at in previous and count < len(previous):
+                count, at = count + 1, previous[at]
+            return count
+
+        pairs = sorted(zip(self.told, self.shown, strict=True), key=lambda p: (p[0].created_at, earlier_ones(p[0])))
+        return [replace(m, follows=i > 0) for i, (_, m) in enumerate(pairs)]
+
+
+@dataclass(slots=True)
+class _Selection:
+    limit: int
+    words_left: int
+    excerpts: list[_Excerpt] = field(default_factory=list)
+    kept_tokens: list[frozenset[str]] = field(default_factory=list)
+    kept_sources: set[tuple[str, str]] = field(default_factory=set)
+    shown_episodes: dict[str, _Excerpt] = field(default_factory=dict)
+    next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes just before and after them
+    by_message: dict[frozenset[tuple[str, str]], tuple[_Excerpt, int]] = field(default_factory=dict)
+
+    def joins(self, record: MemoryRecord) -> _Excerpt | None:
+        """The excerpt a message said just before or after one of its messages joins, if it has room."""
+        if record.kind is not MemoryKind.EPISODIC:
+            return None
+        excerpt = self.next_to_shown.get(record.memory_id)
+        for memory_id in adjacent_ids(record):
+            excerpt = excerpt or self.shown_episodes.get(memory_id)
+        return excerpt if excerpt is not None and len(excerpt.shown) < EXCERPT_MESSAGES else None
+
+    def consider(self, item: Ranked) -> None:
+        record = item.record
+        excerpt = self.joins(record)
+        if excerpt is None and len(self.excerpts) >= self.limit:
+            return  # only a message next to one shown may still join
+        if not worth_showing(record):
+            return  # small talk, a question about themself: still searchable, but no line of background
+        text = shown_text(record)
+        tokens = _token_set(text)
+        if any(_similar(tokens, seen) for seen in self.kept_tokens):
+            return
+        sources = _sources(record)
+        if record.kind is not MemoryKind.TEMPORAL and sources and sources <= self.kept_sources:
+            return  # read from a message already shown: its words are already there
+        if record.kind is MemoryKind.TEMPORAL and self._dates_its_message(record):
+            return  # the message is shown, now with the date it gives: not a second line for one thing
+        words = text.split()
+        if len(words) > self.words_left:
+            if self.excerpts:
+                return  # a shorter memory further down may still fit
+            text = " ".join(words[: self.words_left]) + " …"
+        self.kept_sources |= sources
+        self.kept_tokens.append(tokens)
+        self.words_left -= min(len(words), self.words_left)
+        if excerpt is None:
+            excerpt = _Excerpt()
+            self.excerpts.append(excerpt)
+        if record.kind is MemoryKind.EPISODIC:
+            if sources:
+                self.by_message[frozenset(sources)] = (excerpt, len(excerpt.shown))
+            self.shown_episodes[record.memory_id] = excerpt
+            for memory_id in adjacent_ids(record):
+                self.next_to_shown.setdefault(memory_id, excerpt)
+        excerpt.shown.append(recalled(record, text, item.score))
+        excerpt.told.append(record)
+
+    def _dates_its_message(self, event: MemoryRecord) -> bool:
+        """A dated event read from a message already shown gives that line its date ("My birthday is March 14."
+        then says when it comes back) rather than a second line; a message's second event keeps its own line."""
+        place = self.by_message.pop(frozenset(_sources(event)), None)
+        if place is None:
+            return False
+        dated = recalled(event, "", 0.0)
+        if dated.on is None:
+            return False
+        excerpt, index = place
+        excerpt.shown[index] = replace(excerpt.shown[index], on=dated.on, precision=dated.precision,
+                                       yearly=dated.yearly)  # fmt: skip
+        return True
+
+
+def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMemory]:
+    """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
+    messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
+    selection = _Selection(limit, max_words)
+    for item in ranked:
+        if selection.words_left <= 0:
+            break
+        selection.consider(item)
+    return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
+
+
+def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
+    """A record as the prompt shows it, with what it needs to say when it was told and when it happens."""
+    on = None
+    if record.kind is MemoryKind.TEMPORAL and record.local_date:
+        try:
+            on = date.fromisoformat(record.local_date)
+        except ValueError:
+            pass  # stale data: the prompt falls back to event_at
+    precision = record.attributes.get(PRECISION, "day")
+    if (said := said_date(record)) is not None:
+        on, precision = said.local_date, said.precision  # "next month" as it was then, not as it sounds now
+    return RecalledMemory(
+        record.memory_id,
+        record.kind.value,
+        text,
+        round(score, 4),
+        record.event_at,
+        told_at=record.created_at,
+        on=on,
+        precision=precision,
+        yearly=record.recurrence == "yearly",
+        # Marked when extracted; a message (an episode) that speaks of it is just as painful.
+        sensitive=record.attributes.get("sensitive") == "true" or touches_pain(text),
+    )
