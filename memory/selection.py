@@ -75,19 +75,21 @@ class _Selection:
     next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes just before and after them
     by_message: dict[frozenset[tuple[str, str]], tuple[_Excerpt, int]] = field(default_factory=dict)
 
-    def joins(self, record: MemoryRecord) -> _Excerpt | None:
-        """The excerpt a message said just before or after one of its messages joins, if it has room."""
-        if record.kind is not MemoryKind.EPISODIC:
-            return None
+    def joins(self, record: MemoryRecord, full: bool) -> _Excerpt | None:
+        """The excerpt a message said just before or after one of its messages joins, if it has room. Once
+        the excerpts are all there, only the shown messages' own links are read: each of the hundreds of
+        candidates left is then a single look-up (the links go both ways unless a message was forgotten)."""
         excerpt = self.next_to_shown.get(record.memory_id)
-        for memory_id in adjacent_ids(record):
-            excerpt = excerpt or self.shown_episodes.get(memory_id)
+        if excerpt is None and not full:
+            for memory_id in adjacent_ids(record):
+                excerpt = excerpt or self.shown_episodes.get(memory_id)
         return excerpt if excerpt is not None and len(excerpt.shown) < EXCERPT_MESSAGES else None
 
     def consider(self, item: Ranked) -> None:
         record = item.record
-        excerpt = self.joins(record)
-        if excerpt is None and len(self.excerpts) >= self.limit:
+        full = len(self.excerpts) >= self.limit
+        excerpt = self.joins(record, full) if record.kind is MemoryKind.EPISODIC else None
+        if excerpt is None and full:
             return  # only a message next to one shown may still join
         if not worth_showing(record):
             return  # small talk, a question about themself: still searchable, but no line of background
@@ -139,9 +141,12 @@ def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMem
     """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
     messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
     selection = _Selection(limit, max_words)
+    pending = selection.next_to_shown
     for item in ranked:
         if selection.words_left <= 0:
             break
+        if len(selection.excerpts) >= limit and item.record.memory_id not in pending:
+            continue  # all there: only a message next to one shown may still join (hundreds skipped, cheaply)
         selection.consider(item)
     return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
 
@@ -156,7 +161,7 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
             pass  # stale data: the prompt falls back to event_at
     precision = record.attributes.get(PRECISION, "day")
     if (said := said_date(record)) is not None:
-        on, precision = said.local_date, said.precision  # "next month" as it was then, not as it sounds now
+        on, precision = said  # "next month" as it was then, not as it sounds now
     return RecalledMemory(
         record.memory_id,
         record.kind.value,

@@ -66,6 +66,7 @@ from bot.engine.prompt import PromptContext
 from bot.engine.pseudonymous import pseudonymous_message
 from bot.engine.rate_limit import Admission, RateLimiter
 from bot.engine.safety import SafetyOptions, assess_safety
+from bot.engine.seen import seen_profile
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
@@ -73,9 +74,6 @@ from bot.errors import ConversationLockLost, LLMUnavailable
 
 log = logging.getLogger(__name__)
 
-# The profile fields a message updates (the rest belong to commands).
-_SEEN_FIELDS = ("display_name", "language", "first_seen_at", "last_seen_at", "last_disclosed_at", "reachable")
-_SAFETY_FIELDS = ("talk_started_at", "break_reminded_at")
 _CRISIS_FOLLOW_UP = timedelta(hours=6)  # how long the model's reading of a crisis still shapes the next reply
 # Turns handed to long-term memory with each exchange, so a message is stored with what it answered.
 _CONTEXT_TURNS = 4
@@ -290,22 +288,13 @@ class Engine:
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
         new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", said, now)]
-        await self._window.append_turns(message.conversation_id, new_turns, fence)
-        # Only what this message changes: a /timezone or /language sent while the model was writing stays.
-        await self._profiles.save_profile_fields(
-            replace(
-                profile,
-                display_name=message.user.display_name or profile.display_name,
-                language=language,
-                first_seen_at=profile.first_seen_at or now,
-                last_seen_at=now,
-                last_disclosed_at=now if disclose else profile.last_disclosed_at,
-                reachable=True,
-                talk_started_at=safety.talk_started_at,
-                break_reminded_at=now if safety.break_due else profile.break_reminded_at,
-                crisis_noted_at=None if hinted else profile.crisis_noted_at,  # answered: once per reading
-            ),
-            (*_SEEN_FIELDS, *learnt, *learnt_age, *_SAFETY_FIELDS, *(("crisis_noted_at",) if hinted else ())),
+        # Two independent writes at once (one round trip's wait instead of two). A lost lock still fails the reply:
+        # the window write raises, and no trail is noted for a reply that is not sent.
+        seen, changed = seen_profile(profile, message, now, language, disclosed=disclose, safety=safety,
+                                     crisis_answered=hinted, learnt=(*learnt, *learnt_age))  # fmt: skip
+        await asyncio.gather(
+            self._window.append_turns(message.conversation_id, new_turns, fence),
+            self._profiles.save_profile_fields(seen, changed),
         )
         await self._note_trail(message, [] if fallback else memories, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, excerpts
 from bot.engine.prompt import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
-from memory.episodes import NEXT, PREVIOUS, SAID
+from memory.episodes import NEXT, PREVIOUS, SAID, SAID_ON, said_date
 from memory.recall import Ranked
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.selection import select
@@ -166,3 +166,23 @@ async def test_recall_brings_the_message_said_right_after_the_one_it_found() -> 
     found = await service.recall(RecallQuery(ALICE.key, "we adopted a kitten", at, limit=1))
     (excerpt,) = excerpts(found)
     assert [m.text for m in excerpt][:2] == ["We adopted a kitten last week!", "Her name is Miso."]
+
+
+def test_the_date_a_message_gave_is_read_once_on_writing_and_older_episodes_still_get_it() -> None:
+    legacy = _record("I'm starting a pottery class next month", days_ago=92)  # written before the date was kept
+    kept = replace(legacy, attributes={**legacy.attributes, SAID_ON: "2026-01-05 week"})
+    none_said = replace(legacy, attributes={**legacy.attributes, SAID_ON: ""})
+    assert said_date(legacy) == (date(2026, 1, 1), "month")  # 92 days before 14 March: "next month" is January
+    assert said_date(kept) == (date(2026, 1, 5), "week")  # what was worked out on writing, not read again
+    assert said_date(none_said) is None
+
+
+async def test_an_episode_keeps_the_date_its_message_gave() -> None:
+    index = FakeMemoryIndex()
+    chat = Chat(LongTermMemoryService(index), ALICE)
+    await chat.say("My brother Paul arrives tomorrow")
+    await chat.say("I love jazz")
+    said_on = {r.attributes[SAID]: r.attributes.get(SAID_ON) for r in index.records.values()
+               if r.kind is MemoryKind.EPISODIC}  # fmt: skip
+    tomorrow = (chat.at - timedelta(minutes=1)).date() + timedelta(days=1)
+    assert said_on == {"My brother Paul arrives tomorrow": f"{tomorrow} day", "I love jazz": ""}
