@@ -24,14 +24,21 @@ def bm25_scores(
     if not docs:
         return []
     average = (sum(lengths) / len(lengths)) or 1.0
-    # One pass over the documents for the terms each holds (recall scores ~250 for every question).
-    present = [[t for t in terms if t in d] for d in docs]
+    wanted = terms if isinstance(terms, (set, frozenset)) else set(terms)
+    # One pass over the documents for the terms each holds (recall scores ~250 for every question): a keys-view
+    # intersection is done in C, and saturated_tf is written out below, ~2x cheaper than term by term.
+    present = [d.keys() & wanted for d in docs]
     frequency: dict[str, int] = {}
     for found in present:
         for t in found:
             frequency[t] = frequency.get(t, 0) + 1
     weights = {t: idf(len(docs), df) for t, df in frequency.items()}
-    return [
-        sum(weights[t] * saturated_tf(d[t], length, average, k1, b) for t in found) if found else 0.0
-        for d, length, found in zip(docs, lengths, present, strict=True)
-    ]
+    boost = k1 + 1.0
+    out: list[float] = []
+    for d, length, found in zip(docs, lengths, present, strict=True):
+        if not found:
+            out.append(0.0)
+            continue
+        norm = k1 * (1.0 - b + b * length / average)  # saturated_tf's denominator, less the tf
+        out.append(sum(weights[t] * d[t] * boost / (d[t] + norm) for t in found))
+    return out

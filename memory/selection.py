@@ -52,6 +52,8 @@ class _Excerpt:
     def in_order(self) -> list[RecalledMemory]:
         """As they were said, the first one starting the excerpt (messages sent in the same second are put in
         order by which one came before which)."""
+        if len(self.shown) == 1:
+            return self.shown  # most of them: nothing to order, and each shown memory is made with follows=False
         previous = {r.memory_id: previous_id(r) for r in self.told}
 
         def earlier_ones(record: MemoryRecord) -> int:
@@ -61,7 +63,7 @@ class _Excerpt:
             return count
 
         pairs = sorted(zip(self.told, self.shown, strict=True), key=lambda p: (p[0].created_at, earlier_ones(p[0])))
-        return [replace(m, follows=i > 0) for i, (_, m) in enumerate(pairs)]
+        return [m if i == 0 else replace(m, follows=True) for i, (_, m) in enumerate(pairs)]
 
 
 @dataclass(slots=True)
