@@ -16,6 +16,7 @@ import discord
 from discord import ui
 
 from adapters.discord.incoming import conversation_of, language_from_locale, user_of
+from adapters.discord.outgoing import split_message
 from bot.engine.commands import UserCommands
 from bot.engine.model import MemoryPage
 from bot.engine.ports import DrawnMemory
@@ -96,12 +97,18 @@ async def show_why(
     listing = await service.why(user, conversation_of(interaction), hint)
     text = f"{note}\n\n{listing.text}" if note else listing.text
     view = why_view(listing.memories, await service.language_of(user, hint))
-    if in_place:
+    pieces = split_message(text) or [text]  # up to 30 memories: more than one Discord message can hold
+    if in_place and len(pieces) == 1:
         await interaction.edit_original_response(content=text, view=view)
-    elif view is None:
-        await interaction.followup.send(text, ephemeral=True)
-    else:
-        await interaction.followup.send(text, view=view, ephemeral=True)
+        return
+    if in_place:  # too long for the pressed message: it keeps the note, the listing comes below it
+        await interaction.edit_original_response(content=note or pieces[0], view=None)
+        pieces = split_message(listing.text) if note else pieces[1:]
+    for number, piece in enumerate(pieces, start=1):
+        if number == len(pieces) and view is not None:  # the buttons under the end of the listing
+            await interaction.followup.send(piece, view=view, ephemeral=True)
+        else:
+            await interaction.followup.send(piece, ephemeral=True)
 
 
 def why_view(memories: tuple[DrawnMemory, ...], language: str) -> ui.View | None:

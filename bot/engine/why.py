@@ -15,6 +15,9 @@ from bot.engine.ports import DrawnMemory, TrailReply
 from bot.engine.texts import say
 
 WHY_WORDS = frozenset({"why", "pourquoi"})
+# Characters of each memory's text in the listing: a reply may draw on 30 messages (10 excerpts of up to 3), and
+# one long message must not crowd out the rest. The whole text is in /export.
+SHOWN_CHARS = 200
 
 
 def asks_why(argument: str) -> bool:
@@ -37,9 +40,14 @@ def why_listing(latest: TrailReply | None, language: str) -> WhyListing:
         return WhyListing(say("why_nothing", language))
     lines = [say("why_header", language)]
     for n, memory in enumerate(latest.memories, start=1):
-        lines.append(f"{n}. ({kind_label(memory.kind, language)}) {memory.text}")
+        lines.append(f"{n}. ({kind_label(memory.kind, language)}) {_clipped(memory.text)}")
     lines.append(say("why_footer", language))
     return WhyListing("\n".join(lines), latest.memories)
+
+
+def _clipped(text: str) -> str:
+    flat = " ".join(text.split())  # one line each: a line break inside a memory would read as another memory
+    return flat if len(flat) <= SHOWN_CHARS else flat[: SHOWN_CHARS - 1].rstrip() + "…"
 
 
 def kind_label(kind: str, language: str) -> str:

@@ -69,6 +69,18 @@ class RestState:
     changed: Callable[[], None] = lambda: None
 
 
+MESSAGE_LIMIT = 2000  # characters of a message's content, as Discord enforces it
+
+
+def too_long(content: object) -> web.Response | None:
+    """Discord's answer to a message whose content is over its limit (nothing is sent)."""
+    if isinstance(content, str) and len(content) > MESSAGE_LIMIT:
+        errors = {"content": {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH",
+                                           "message": f"Must be {MESSAGE_LIMIT} or fewer in length."}]}}  # fmt: skip
+        return json_response({"code": 50035, "message": "Invalid Form Body", "errors": errors}, status=400)
+    return None
+
+
 def json_response(data: Any, status: int = 200) -> web.Response:
     return web.Response(status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json"})
 
@@ -156,6 +168,8 @@ class FakeRest:
         if recipient is not None and int(recipient["id"]) in self.state.unreachable_user_ids:
             return json_response({"code": 50007, "message": "Cannot send messages to this user"}, status=403)
         body, files = await _read_body(request)
+        if (refused := too_long(body.get("content"))) is not None:
+            return refused
         referenced = None
         if (reference := body.get("message_reference")) is not None:
             referenced = self.state.messages.get(int(reference["message_id"]))
@@ -198,6 +212,8 @@ class FakeRest:
         body, files = await _read_body(request)
         self.state.callbacks.append(body)
         kind, data = body["type"], body.get("data") or {}
+        if (refused := too_long(data.get("content"))) is not None:
+            return refused
         interaction = self.state.interactions[token]
         answer: Payload = {"interaction": {"id": interaction["id"], "type": interaction["type"]}}
         if kind in (4, 5):  # a new message (5: the "thinking…" placeholder the first followup replaces)
@@ -224,11 +240,15 @@ class FakeRest:
 
     async def edit_original(self, request: web.Request) -> web.Response:
         body, files = await _read_body(request)
+        if (refused := too_long(body.get("content"))) is not None:
+            return refused
         return json_response(self._edit(request.match_info["token"], body, body, files))
 
     async def followup(self, request: web.Request) -> web.Response:
         token = request.match_info["token"]
         body, files = await _read_body(request)
+        if (refused := too_long(body.get("content"))) is not None:
+            return refused
         original = self.state.messages.get(self.state.original_by_token.get(token, 0))
         if original is not None and original["flags"] & 128:  # the first followup replaces "thinking…"
             return json_response(self._edit(token, body | {"flags": original["flags"] & ~128}, body, files))

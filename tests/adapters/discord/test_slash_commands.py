@@ -259,6 +259,35 @@ async def test_memories_why_shows_the_askers_own_trail_where_asked_with_buttons_
     assert [m.text for m in bot.memories.items[f"discord:{alice['id']}"]] == ["memory 0"]
 
 
+async def test_a_long_why_listing_comes_in_messages_discord_accepts_with_the_buttons_under_its_end(
+    bot: Bot, redis: aioredis.Redis
+) -> None:
+    alice = p.user("Alice")
+    ids = add_memories(bot, alice, 30)  # a reply drew on 10 excerpts of 3 messages, each long
+    told = "We spent the whole week in Lisbon, the tiles, the custard tarts and the old yellow trams up the hills. "
+    drawn = tuple(DrawnMemory(memory_id, "episodic", f"{n}: {told * 4}") for n, memory_id in enumerate(ids))
+    trail = RedisReplyTrail(redis, ttl=timedelta(hours=2))
+    await trail.note_reply(TrailReply(f"discord:dm:{alice['id']}", f"discord:{alice['id']}",
+                                      datetime(2026, 3, 2, tzinfo=UTC), drawn))  # fmt: skip
+
+    before = len(bot.fake.rest.sent)
+    await bot.fake.slash(alice, "memories", {"page": "why"})
+    shown = await bot.fake.wait_for(  # the answer (the placeholder edited) and the followups under it
+        lambda: (s := [m for m in bot.fake.rest.sent[before:] if m.content]) and s[-1].components and s
+    )
+    listing = "\n".join(m.content for m in shown)
+    assert all(len(m.content) <= 2000 and m.ephemeral for m in shown) and len(shown) >= 3
+    assert [line.split(".")[0] for line in listing.splitlines()[1:31]] == [str(n) for n in range(1, 31)]
+    texts = [line.split(") ", 1)[1] for line in listing.splitlines()[1:31]]
+    assert all(len(text) <= 200 and text.endswith("…") for text in texts)  # each clipped; whole in /export
+    assert shown[-1].labels() == [f"Forget #{n}" for n in range(1, 26)]  # Discord's 25 buttons at most
+    assert not any(m.components for m in shown[:-1])
+
+    after = await press(bot, alice, shown[-1], "Forget #3")
+    assert after.content.startswith("Forgotten.") and not after.components  # the listing follows below it
+    assert len(bot.memories.items[f"discord:{alice['id']}"]) == 29
+
+
 async def test_profile_sets_the_name_and_tu_or_vous(bot: Bot) -> None:
     alice = p.user("Alice")
     named = await run(bot, alice, "profile", setting="name", value="Ali")
