@@ -103,7 +103,8 @@ async def test_a_crisis_is_answered_with_lines_and_counted_without_content(runni
     text = await running.metrics()
     counted = re.search(r"^souvenir_crisis_events_total (\S+)$", text, re.MULTILINE)
     assert counted and float(counted.group(1)) == 1
-    assert "envie de vivre" not in text and str(ANA) not in text
+    # Ana's id as a value of its own, not as digits inside a timestamp (1.7961615e+09 holds "6161")
+    assert "envie de vivre" not in text and re.search(rf"(?<![\d.]){ANA}(?![\d])", text) is None
 
 
 QUIET_CRISIS = "I've written the letters and given the cat to my sister. Tonight is the night."
