@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from bot.engine.dates import FoundDate, resolve_dates
+from bot.engine.dates import FoundDate
 from bot.engine.model import ChatTurn, Exchange
 from memory.extraction.dated import dates_in, describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
@@ -47,11 +47,7 @@ def shown_text(record: MemoryRecord) -> str:
 
 @text_cache(maxsize=4096)
 def _first_relative(said: str, at: datetime, timezone: str, language: str) -> FoundDate | None:
-    return next((found for found in resolve_dates(said, at, timezone, language) if found.relative), None)
-
-
-def _first_relative_found(said: str, at: datetime, timezone: str, language: str) -> FoundDate | None:
-    """`_first_relative` when writing: the dates the message's indexed text read, not read again."""
+    # dates_in: on writing, the dates the message's indexed text just read, not read again
     return next((found for found in dates_in(said, at, timezone, language) if found.relative), None)
 
 
@@ -198,8 +194,8 @@ def episodic_record(exchange: Exchange, earlier: tuple[ChatTurn, ...] = ()) -> M
         timezone=exchange.timezone,
         attributes={
             SAID: message.text,
-            SAID_ON: _said_on(_first_relative_found(message.text, message.sent_at, exchange.timezone,
-                                                    exchange.language)),
+            SAID_ON: _said_on(_first_relative(message.text, message.sent_at, exchange.timezone,
+                                              exchange.language)),
             **({PREVIOUS: " ".join(previous_ids)} if previous_ids else {}),
             **({VIA: "voice"} if message.by_voice else {}),
         },
