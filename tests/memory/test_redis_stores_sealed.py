@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import redis.asyncio as aioredis
+from cryptography.fernet import Fernet
 
 from bot.engine.model import ChatTurn, MonthDay, UserProfile
 from bot.engine.mood import MoodReading, TimedReading
@@ -105,3 +106,17 @@ async def test_a_long_sealed_mood_series_reads_back_whole(client: aioredis.Redis
         await series.add(LEA, reading, sensitive=False, now=readings[-1].at)
     assert await series.readings(LEA) == readings
     assert await redis_mentions(client, "garden") == []
+
+
+async def test_the_scan_finds_words_in_clear_and_not_by_chance_inside_a_sealed_token(
+    client: aioredis.Redis, cipher: PersonCipher
+) -> None:
+    # A random token that happens to spell "rex" somewhere: the scan must not call that a leak, or every
+    # sealed-store test above would fail once in a few hundred runs.
+    fernet = Fernet(Fernet.generate_key())
+    token = next(t for t in (fernet.encrypt(b"x") for _ in range(100_000)) if b"rex" in t.lower())
+    await client.set("souvenir:test:sealed", b"sv1:" + token)
+    assert await redis_mentions(client, "Rex") == []
+
+    await client.set("souvenir:test:clear", "Marc's dog Rex barks")
+    assert await redis_mentions(client, "Rex") == ["souvenir:test:clear: Marc's dog Rex barks"]
