@@ -10,6 +10,7 @@ from contextlib import AsyncExitStack
 
 from bot.app import Core, open_core, open_platforms_and_jobs, open_status_server
 from bot.config import Settings
+from bot.startup_objects import frozen_startup_objects
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +55,8 @@ class StopSignals:
 async def _serve(core: Core, stop: asyncio.Event) -> None:
     async with open_platforms_and_jobs(core) as platforms:
         log.info("Souvenir is running on %s; Ctrl-C to stop", ", ".join(platforms))
-        await stop.wait()
+        with frozen_startup_objects():  # the platforms' libraries are imported by now
+            await stop.wait()
         log.info("stopping (again to stop at once)")
 
 

@@ -60,6 +60,7 @@ async def test_run_answers_on_telegram_and_discord_and_stops_cleanly(fake_llm: F
         log = "".join(lines)
         assert process.returncode == 0, log  # SIGTERM is a normal stop for `souvenir run`
         assert "Traceback" not in log
+        assert "objects from start-up are left out of the garbage collector's full passes" in log
         leftovers = await asyncio.to_thread(
             subprocess.run, ["pgrep", "-f", str(data_dir / "redis")], capture_output=True, text=True
         )
