@@ -2,9 +2,9 @@
 
 Once `souvenir run` is up, ~300,000 objects the collector tracks are there for good: the modules, classes and
 functions of discord.py, python-telegram-bot, the LLM SDKs, pydantic, qdrant-edge. A full collection walks
-every one of them, and no reply moves meanwhile: ~185 ms on this project's 2-core box (in `bench.floor`, one
-reply in a few hundred came ~163 ms late that way). Frozen (`gc.freeze`), they are skipped: a full pass then
-walks only what was made since the start.
+every one of them, and no reply moves meanwhile: ~190–320 ms on this project's 2-core box (`bench/gc_pause.py`;
+in `bench.floor`, one reply in a few hundred came ~163 ms late that way). Frozen (`gc.freeze`), they are
+skipped: a full pass then walks only what was made since the start.
 """
 
 from __future__ import annotations
