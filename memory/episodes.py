@@ -55,17 +55,21 @@ def _said_on(found: FoundDate | None) -> str:
     return f"{found.local_date.isoformat()} {found.precision}" if found is not None else ""
 
 
-def said_date(record: MemoryRecord) -> tuple[date, str] | None:
+def said_date(record: MemoryRecord, shown: str | None = None) -> tuple[date, str] | None:
     """The day and precision of the first date a message gave relative to when it was said ("next month",
     "hier"), resolved against that moment: shown as it is, "next month" would still sound upcoming long after
     it has passed. Read from the episode when it was worked out on writing (reading dates costs ~0.1 ms a
-    message, on every first recall of it otherwise)."""
+    message, on every first recall of it otherwise). `shown`: the part of the message shown, when it was cut
+    to a few of its sentences; the date is then the first one that part gives, if any."""
     if record.kind is not MemoryKind.EPISODIC or not record.timezone:
         return None
     stored = record.attributes.get(SAID_ON)
+    if stored == "":
+        return None  # the message gives no relative date, so no part of it does
+    if shown is not None and shown != shown_text(record):
+        found = _first_relative(shown, record.created_at, record.timezone, record.language)
+        return (found.local_date, found.precision) if found is not None else None
     if stored is not None:
-        if not stored:
-            return None
         day, _, precision = stored.partition(" ")
         try:
             return date.fromisoformat(day), precision or "day"

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 from bot.engine.dates import FoundDate
 from bot.engine.model import RecallQuery
+from memory.focus import FOCUS_OVER
 from memory.lexical import asked_names, keyword_scores, own_terms, stems
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 
@@ -44,6 +45,8 @@ class RecallWeights:
     # a memory told in a past conversation (same chat, same day) that matches the question as a whole is
     # lifted by up to this share: relevance * (1 + session_weight * its conversation's match / the best one's)
     session_weight: float = 0.6
+    # a message longer than this many words is shown cut to its sentences that share a word with the question
+    focus_over: int = FOCUS_OVER
 
     def as_dict(self) -> dict[str, float]:
         return asdict(self)

@@ -4,6 +4,8 @@ Ranked candidates are taken best first until the caller's count of excerpts or i
 - small talk, questions about themself and orders take no line (`memory.worth_showing`);
 - a near-duplicate of a memory shown, or a fact read from a message shown, is left out; a dated event read
   from a message shown gives that line its date instead of a second line;
+- a message longer than `FOCUS_OVER` words shows only its sentences that share a word with the question
+  (`memory.focus`): the budget then holds more of what answers;
 - a message said just before or just after one shown (by the same person, in the same conversation) joins it
   as one excerpt, up to `EXCERPT_MESSAGES` messages: it costs words, not one of the excerpts. The answer to
   "did you go anywhere?" is often the next message, and a memory told over two messages reads as one.
@@ -17,6 +19,7 @@ from datetime import date
 from bot.engine.model import RecalledMemory
 from memory.episodes import adjacent_ids, previous_id, said_date, shown_text
 from memory.extraction.candidates import PRECISION
+from memory.focus import FOCUS_OVER, focused
 from memory.mood.sensitive import touches_pain
 from memory.recall import Ranked
 from memory.records import MemoryKind, MemoryRecord
@@ -70,6 +73,8 @@ class _Excerpt:
 class _Selection:
     limit: int
     words_left: int
+    question_terms: frozenset[str] = frozenset()
+    focus_over: int = FOCUS_OVER
     excerpts: list[_Excerpt] = field(default_factory=list)
     kept_tokens: list[frozenset[str]] = field(default_factory=list)
     kept_sources: set[tuple[str, str]] = field(default_factory=set)
@@ -97,6 +102,7 @@ class _Selection:
             return  # small talk, a question about themself: still searchable, but no line of background
         text = shown_text(record)
         tokens = _token_set(text)
+        text = focused(text, self.question_terms, self.focus_over)
         if any(_similar(tokens, seen) for seen in self.kept_tokens):
             return
         sources = _sources(record)
@@ -139,10 +145,11 @@ class _Selection:
         return True
 
 
-def select(ranked: list[Ranked], limit: int, max_words: int) -> list[RecalledMemory]:
+def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: frozenset[str] = frozenset(),
+           focus_over: int = FOCUS_OVER) -> list[RecalledMemory]:  # fmt: skip
     """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
     messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
-    selection = _Selection(limit, max_words)
+    selection = _Selection(limit, max_words, question_terms, focus_over)
     pending = selection.next_to_shown
     for item in ranked:
         if selection.words_left <= 0:
@@ -162,7 +169,7 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
         except ValueError:
             pass  # stale data: the prompt falls back to event_at
     precision = record.attributes.get(PRECISION, "day")
-    if (said := said_date(record)) is not None:
+    if (said := said_date(record, text)) is not None:
         on, precision = said  # "next month" as it was then, not as it sounds now
     return RecalledMemory(
         record.memory_id,

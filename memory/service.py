@@ -32,6 +32,7 @@ from memory.extraction.candidates import EPISODE
 from memory.fading import EpisodeFader
 from memory.ingest import write_exchange, write_exchanges
 from memory.items import dated_event, memory_item
+from memory.lexical import stems
 from memory.ports import CrisisNotes, ErasureLog, MoodNotes, SaidTurns
 from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
@@ -56,7 +57,7 @@ def _rank_and_select(
     """CPU only (dates in the question, scoring hundreds of candidates): run in a worker thread."""
     question_dates = resolve_dates(query.text, query.at, query.timezone)
     ranked = [r for r in rank(hits, query, question_dates, similar, weights) if r.record.is_current(query.at)]
-    return select(ranked, query.limit, query.max_words)
+    return select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights.focus_over)
 
 
 class LongTermMemoryService:

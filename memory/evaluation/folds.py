@@ -26,6 +26,8 @@ CANDIDATES: tuple[RecallWeights, ...] = (
     RecallWeights(temporal_boost=1.6, near_date_boost=1.8),
     RecallWeights(session_weight=0.3),
     RecallWeights(session_weight=1.2),
+    RecallWeights(focus_over=12),
+    RecallWeights(focus_over=30),
 )
 
 

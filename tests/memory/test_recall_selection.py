@@ -12,6 +12,7 @@ from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, Reca
 from bot.engine.prompt import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
 from memory.episodes import NEXT, PREVIOUS, SAID, SAID_ON, said_date
+from memory.lexical import stems
 from memory.recall import Ranked
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.selection import select
@@ -186,3 +187,33 @@ async def test_an_episode_keeps_the_date_its_message_gave() -> None:
                if r.kind is MemoryKind.EPISODIC}  # fmt: skip
     tomorrow = (chat.at - timedelta(minutes=1)).date() + timedelta(days=1)
     assert said_on == {"My brother Paul arrives tomorrow": f"{tomorrow} day", "I love jazz": ""}
+
+
+def test_long_messages_are_cut_to_what_answers_so_more_of_them_fit_the_word_budget() -> None:
+    books = [
+        _record("Work has been crazy this month, my boss keeps adding projects and I barely sleep. "
+                "At least I finished reading Dune on the train, what a book! Anyway, how are your kids doing?"),
+        _record("The weekend was quiet, we stayed home because of the storm and cooked a lot of soup. "
+                "I started a new book too, The Left Hand of Darkness, and I can't put it down. Miss you all."),
+    ]  # fmt: skip
+    ranked = [Ranked(record, 2.0 - n) for n, record in enumerate(books)]
+    uncut = select(ranked, 10, 40)
+    assert len(uncut) == 1  # whole, the first message leaves no room for the second
+    shown = [m.text for m in select(ranked, 10, 40, frozenset(stems("Which books has Alice read?")))]
+    assert shown == [
+        "… At least I finished reading Dune on the train, what a book! …",
+        "… I started a new book too, The Left Hand of Darkness, and I can't put it down. …",
+    ]
+
+
+def test_a_message_cut_to_a_sentence_without_its_relative_date_shows_no_date() -> None:
+    said = (
+        "We are moving to Lyon next month, the flat is already rented and the boxes are everywhere. "
+        "The cat hates the boxes and hides under the bed all day long, poor Miso is so stressed by it."
+    )
+    episode = replace(_record(said, days_ago=92), timezone="Europe/Paris")
+    episode = replace(episode, attributes={**episode.attributes, SAID_ON: "2026-01-01 month"})
+    (cat,) = select([Ranked(episode, 1.0)], 10, 300, frozenset(stems("How is the cat?")))
+    assert cat.text.startswith("… The cat hates the boxes") and cat.on is None
+    (move,) = select([Ranked(episode, 1.0)], 10, 300, frozenset(stems("When do you move to Lyon?")))
+    assert move.text.startswith("We are moving to Lyon next month") and move.on == date(2026, 1, 1)

@@ -1,0 +1,35 @@
+"""A long message cut down to what bears on the question: its sentences that share a word with it.
+
+A message of sixty words about a day out spends a fifth of the recall's word budget; the sentence that
+answers ("we adopted a puppy last week") is often a tenth of it. Cut to those sentences (in their order,
+"…" where something was left out), more of what was said fits the budget. A message none of whose
+sentences shares a word with the question is kept whole: it was recalled for its meaning, not its words.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory.lexical import stems
+
+FOCUS_OVER = 20  # words: a message this long or shorter is shown whole
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
+
+
+def focused(text: str, question_terms: frozenset[str], over: int = FOCUS_OVER) -> str:
+    """`text`, or only its sentences that share a stem with the question when it is longer than `over` words."""
+    if not question_terms or len(text.split()) <= over:
+        return text
+    sentences = _SENTENCE_END.split(text)
+    if len(sentences) < 2:
+        return text
+    keep = [not question_terms.isdisjoint(stems(sentence)) for sentence in sentences]
+    if not any(keep) or all(keep):
+        return text
+    out: list[str] = []
+    for sentence, kept in zip(sentences, keep, strict=True):
+        if kept:
+            out.append(sentence)
+        elif not out or out[-1] != "…":
+            out.append("…")
+    return " ".join(out)
