@@ -122,7 +122,7 @@ class _Selection:
             excerpt = _Excerpt()
             self.excerpts.append(excerpt)
         if record.kind is MemoryKind.EPISODIC:
-            if sources:
+            if sources and text == shown_text(record):  # a message cut short may no longer say what is dated
                 self.by_message[frozenset(sources)] = (excerpt, len(excerpt.shown))
             self.shown_episodes[record.memory_id] = excerpt
             for memory_id in adjacent_ids(record):

@@ -217,3 +217,19 @@ def test_a_message_cut_to_a_sentence_without_its_relative_date_shows_no_date() -
     assert cat.text.startswith("… The cat hates the boxes") and cat.on is None
     (move,) = select([Ranked(episode, 1.0)], 10, 300, frozenset(stems("When do you move to Lyon?")))
     assert move.text.startswith("We are moving to Lyon next month") and move.on == date(2026, 1, 1)
+
+
+def test_a_message_cut_short_lends_no_date_and_the_event_read_from_it_keeps_its_own_line() -> None:
+    said = (
+        "Work has been crazy, my boss keeps adding projects and I barely sleep at all these days. "
+        "My sister Claire gets married next month and I am writing the speech for her."
+    )
+    episode = _record(said, message="m1", days_ago=12)
+    event = replace(_record("Wedding", MemoryKind.TEMPORAL, message="m1", days_ago=12),
+                    text="Sister's wedding — April 2026", local_date="2026-04-01")  # fmt: skip
+    ranked = [Ranked(episode, 2.0), Ranked(event, 1.0)]
+    work, wedding = select(ranked, 10, 300, frozenset(stems("Is your boss still adding projects?")))
+    assert work.text.endswith("barely sleep at all these days. …") and work.on is None
+    assert wedding.text == "Sister's wedding — April 2026" and wedding.on == date(2026, 4, 1)
+    (whole,) = select(ranked, 10, 300)  # shown whole, the message takes the event's date on its own line
+    assert whole.text == said and whole.on == date(2026, 4, 1)
