@@ -129,11 +129,12 @@ def previous_id(episode: MemoryRecord) -> str | None:
     return ids[-1] if ids and episode.kind is MemoryKind.EPISODIC else None
 
 
-def adjacent_ids(episode: MemoryRecord) -> tuple[str, ...]:
-    """The episodes of the person's messages just before and just after this one, where known."""
+def adjacent_ids(episode: MemoryRecord, apart: int = 1) -> tuple[str, ...]:
+    """The episodes of the person's messages just before and just after this one, where known; with `apart` 2,
+    the one two before too (an episode keeps the ids of the two messages before it and the one after it)."""
     if episode.kind is not MemoryKind.EPISODIC:
         return ()
-    return (*_ids(episode, PREVIOUS)[-1:], *_ids(episode, NEXT)[:1])
+    return (*_ids(episode, PREVIOUS)[-apart:], *_ids(episode, NEXT)[:1])
 
 
 def without_neighbour(record: MemoryRecord, forgotten: MemoryRecord) -> MemoryRecord:

@@ -47,6 +47,10 @@ class RecallWeights:
     session_weight: float = 0.6
     # a message longer than this many words is shown cut to its sentences that share a word with the question
     focus_over: int = FOCUS_OVER
+    # an excerpt: up to this many messages of one conversation, each said at most `join_apart` messages from
+    # another of them (1: one right after the other)
+    excerpt_messages: int = 4
+    join_apart: int = 2
 
     def as_dict(self) -> dict[str, float]:
         return asdict(self)

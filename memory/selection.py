@@ -4,11 +4,12 @@ Ranked candidates are taken best first until the caller's count of excerpts or i
 - small talk, questions about themself and orders take no line (`memory.worth_showing`);
 - a near-duplicate of a memory shown, or a fact read from a message shown, is left out; a dated event read
   from a message shown gives that line its date instead of a second line;
-- a message longer than `FOCUS_OVER` words shows only its sentences that share a word with the question
-  (`memory.focus`): the budget then holds more of what answers;
-- a message said just before or just after one shown (by the same person, in the same conversation) joins it
-  as one excerpt, up to `EXCERPT_MESSAGES` messages: it costs words, not one of the excerpts. The answer to
-  "did you go anywhere?" is often the next message, and a memory told over two messages reads as one.
+- a message longer than `RecallWeights.focus_over` words shows only its sentences that share a word with the
+  question (`memory.focus`): the budget then holds more of what answers;
+- a message said shortly before or after one shown (by the same person, in the same conversation, at most
+  `RecallWeights.join_apart` messages away) joins it as one excerpt, up to `RecallWeights.excerpt_messages`
+  messages: it costs words, not one of the excerpts. The answer to "did you go anywhere?" is often the next
+  message, and a memory told over two or three messages reads as one.
 """
 
 from __future__ import annotations
@@ -19,16 +20,15 @@ from datetime import date
 from bot.engine.model import RecalledMemory
 from memory.episodes import adjacent_ids, previous_id, said_date, shown_text
 from memory.extraction.candidates import PRECISION
-from memory.focus import FOCUS_OVER, focused
+from memory.focus import focused
 from memory.mood.sensitive import touches_pain
-from memory.recall import Ranked
+from memory.recall import DEFAULT_WEIGHTS, Ranked, RecallWeights
 from memory.records import MemoryKind, MemoryRecord
 from memory.sparse import tokenize
 from memory.text_caches import text_cache
 from memory.worth_showing import worth_showing
 
 SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
-EXCERPT_MESSAGES = 3  # a message with the one before and the one after it: no longer stretch of a conversation
 
 
 @text_cache(maxsize=32768)
@@ -74,7 +74,7 @@ class _Selection:
     limit: int
     words_left: int
     question_terms: frozenset[str] = frozenset()
-    focus_over: int = FOCUS_OVER
+    weights: RecallWeights = DEFAULT_WEIGHTS
     excerpts: list[_Excerpt] = field(default_factory=list)
     kept_tokens: list[frozenset[str]] = field(default_factory=list)
     kept_sources: set[tuple[str, str]] = field(default_factory=set)
@@ -82,27 +82,27 @@ class _Selection:
     next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes just before and after them
     by_message: dict[frozenset[tuple[str, str]], tuple[_Excerpt, int]] = field(default_factory=dict)
 
-    def joins(self, record: MemoryRecord, full: bool) -> _Excerpt | None:
-        """The excerpt a message said just before or after one of its messages joins, if it has room. Once
-        the excerpts are all there, only the shown messages' own links are read: each of the hundreds of
-        candidates left is then a single look-up (the links go both ways unless a message was forgotten)."""
+    def joins(self, record: MemoryRecord) -> _Excerpt | None:
+        """The excerpt a message said shortly before or after one of its messages joins, if it has room. The
+        shown messages' own links are looked up first; a message two after one shown is known by its own
+        (an episode keeps the two before it, but only the one right after it)."""
         excerpt = self.next_to_shown.get(record.memory_id)
-        if excerpt is None and not full:
-            for memory_id in adjacent_ids(record):
+        if excerpt is None:
+            for memory_id in adjacent_ids(record, self.weights.join_apart):
                 excerpt = excerpt or self.shown_episodes.get(memory_id)
-        return excerpt if excerpt is not None and len(excerpt.shown) < EXCERPT_MESSAGES else None
+        return excerpt if excerpt is not None and len(excerpt.shown) < self.weights.excerpt_messages else None
 
     def consider(self, item: Ranked) -> None:
         record = item.record
         full = len(self.excerpts) >= self.limit
-        excerpt = self.joins(record, full) if record.kind is MemoryKind.EPISODIC else None
+        excerpt = self.joins(record) if record.kind is MemoryKind.EPISODIC else None
         if excerpt is None and full:
             return  # only a message next to one shown may still join
         if not worth_showing(record):
             return  # small talk, a question about themself: still searchable, but no line of background
         text = shown_text(record)
         tokens = _token_set(text)
-        text = focused(text, self.question_terms, self.focus_over)
+        text = focused(text, self.question_terms, self.weights.focus_over)
         if any(_similar(tokens, seen) for seen in self.kept_tokens):
             return
         sources = _sources(record)
@@ -125,7 +125,7 @@ class _Selection:
             if sources and text == shown_text(record):  # a message cut short may no longer say what is dated
                 self.by_message[frozenset(sources)] = (excerpt, len(excerpt.shown))
             self.shown_episodes[record.memory_id] = excerpt
-            for memory_id in adjacent_ids(record):
+            for memory_id in adjacent_ids(record, self.weights.join_apart):
                 self.next_to_shown.setdefault(memory_id, excerpt)
         excerpt.shown.append(recalled(record, text, item.score))
         excerpt.told.append(record)
@@ -146,16 +146,18 @@ class _Selection:
 
 
 def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: frozenset[str] = frozenset(),
-           focus_over: int = FOCUS_OVER) -> list[RecalledMemory]:  # fmt: skip
+           weights: RecallWeights = DEFAULT_WEIGHTS) -> list[RecalledMemory]:  # fmt: skip
     """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
     messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
-    selection = _Selection(limit, max_words, question_terms, focus_over)
+    selection = _Selection(limit, max_words, question_terms, weights)
     pending = selection.next_to_shown
     for item in ranked:
         if selection.words_left <= 0:
             break
-        if len(selection.excerpts) >= limit and item.record.memory_id not in pending:
-            continue  # all there: only a message next to one shown may still join (hundreds skipped, cheaply)
+        if len(selection.excerpts) >= limit and item.record.memory_id not in pending and (
+            item.record.kind is not MemoryKind.EPISODIC or selection.joins(item.record) is None
+        ):
+            continue  # all there: only a message said near one shown may still join
         selection.consider(item)
     return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
 

@@ -57,7 +57,7 @@ def _rank_and_select(
     """CPU only (dates in the question, scoring hundreds of candidates): run in a worker thread."""
     question_dates = resolve_dates(query.text, query.at, query.timezone)
     ranked = [r for r in rank(hits, query, question_dates, similar, weights) if r.record.is_current(query.at)]
-    return select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights.focus_over)
+    return select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights)
 
 
 class LongTermMemoryService:

@@ -178,8 +178,9 @@ class RecalledMemory:
     precision: str = "day"  # of `on`: "day", "week", "month" or "year" ("next month")
     yearly: bool = False  # birthdays and anniversaries come back every year
     sensitive: bool = False  # a painful topic: never raised unprompted, never in a group
-    # Said just after the memory before it in the list, by the same person in the same conversation: the two
-    # are one excerpt of what they said, shown together ("We adopted a kitten." then "Her name is Miso.").
+    # Said shortly after the memory before it in the list (at most one message between them), by the same
+    # person in the same conversation: one excerpt of what they said ("We adopted a kitten." then "Her name
+    # is Miso.").
     follows: bool = False
 
 

@@ -28,6 +28,9 @@ CANDIDATES: tuple[RecallWeights, ...] = (
     RecallWeights(session_weight=1.2),
     RecallWeights(focus_over=12),
     RecallWeights(focus_over=30),
+    RecallWeights(excerpt_messages=3, join_apart=1),  # the excerpts before: a message and the ones either side
+    RecallWeights(excerpt_messages=3),
+    RecallWeights(join_apart=1),
 )
 
 

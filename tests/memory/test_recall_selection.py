@@ -13,7 +13,7 @@ from bot.engine.prompt import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
 from memory.episodes import NEXT, PREVIOUS, SAID, SAID_ON, said_date
 from memory.lexical import stems
-from memory.recall import Ranked
+from memory.recall import Ranked, RecallWeights
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.selection import select
 from memory.service import LongTermMemoryService
@@ -105,25 +105,35 @@ def _said_in_a_row(*texts: str, seconds_apart: int = 60) -> list[MemoryRecord]:
 
 
 def test_messages_said_around_one_shown_join_it_as_one_excerpt_in_the_order_said() -> None:
-    kitten, name, vet, fourth = _said_in_a_row(
-        "We adopted a kitten last week.", "Her name is Miso.", "She goes to the vet on Friday.", "She loves tuna."
-    )
+    kitten, name, vet, tuna, toys = _said_in_a_row(
+        "We adopted a kitten last week.", "Her name is Miso.", "She goes to the vet on Friday.", "She loves tuna.",
+        "Her toys are everywhere.",
+    )  # fmt: skip
     jazz, job = _record("I love Blue Note jazz."), _record("I work as a nurse.")
     ranked = [Ranked(name, 5.0), Ranked(jazz, 4.0), Ranked(vet, 3.0), Ranked(job, 2.5), Ranked(kitten, 2.0),
-              Ranked(fourth, 1.0)]  # fmt: skip
+              Ranked(tuna, 1.0), Ranked(toys, 0.5)]  # fmt: skip
     shown = select(ranked, 2, 300)
-    # Two excerpts, as asked: the kitten's three messages in the order said, then the jazz. The nurse, a third
-    # excerpt, has no room; the fourth kitten message would make the excerpt longer than three messages.
+    # Two excerpts, as asked: the kitten's four messages in the order said, then the jazz. The nurse, a third
+    # excerpt, has no room; the fifth kitten message would make the excerpt longer than four messages.
     assert [(m.text, m.follows) for m in shown] == [
         ("We adopted a kitten last week.", False), ("Her name is Miso.", True),
-        ("She goes to the vet on Friday.", True), ("I love Blue Note jazz.", False),
+        ("She goes to the vet on Friday.", True), ("She loves tuna.", True), ("I love Blue Note jazz.", False),
     ]  # fmt: skip
 
 
-def test_a_message_two_away_from_one_shown_is_an_excerpt_of_its_own() -> None:
-    kitten, _, vet = _said_in_a_row("We adopted a kitten last week.", "Her name is Miso.", "She goes to the vet.")
+def test_a_message_two_away_from_one_shown_joins_it_and_one_three_away_does_not() -> None:
+    kitten, _, vet, tuna = _said_in_a_row(
+        "We adopted a kitten last week.", "Her name is Miso.", "She goes to the vet.", "She loves tuna."
+    )
     assert [(m.text, m.follows) for m in select([Ranked(kitten, 2.0), Ranked(vet, 1.0)], 1, 300)] == [
-        ("We adopted a kitten last week.", False)
+        ("We adopted a kitten last week.", False), ("She goes to the vet.", True)
+    ]  # fmt: skip
+    assert [m.text for m in select([Ranked(kitten, 2.0), Ranked(tuna, 1.0)], 1, 300)] == [
+        "We adopted a kitten last week."
+    ]
+    right_after_only = RecallWeights(join_apart=1)
+    assert [m.text for m in select([Ranked(kitten, 2.0), Ranked(vet, 1.0)], 1, 300, weights=right_after_only)] == [
+        "We adopted a kitten last week."
     ]
 
 
