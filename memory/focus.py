@@ -12,7 +12,7 @@ import re
 
 from memory.lexical import stems
 
-FOCUS_OVER = 20  # words: a message this long or shorter is shown whole
+FOCUS_OVER = 12  # words: a message this long or shorter is shown whole
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
 

@@ -26,8 +26,8 @@ CANDIDATES: tuple[RecallWeights, ...] = (
     RecallWeights(temporal_boost=1.6, near_date_boost=1.8),
     RecallWeights(session_weight=0.3),
     RecallWeights(session_weight=1.2),
-    RecallWeights(focus_over=12),
-    RecallWeights(focus_over=30),
+    RecallWeights(focus_over=8),
+    RecallWeights(focus_over=20),
     RecallWeights(excerpt_messages=3, join_apart=1),  # the excerpts before: a message and the ones either side
     RecallWeights(excerpt_messages=3),
     RecallWeights(join_apart=1),
