@@ -79,7 +79,7 @@ class _Selection:
     kept_tokens: list[frozenset[str]] = field(default_factory=list)
     kept_sources: set[tuple[str, str]] = field(default_factory=set)
     shown_episodes: dict[str, _Excerpt] = field(default_factory=dict)
-    next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes just before and after them
+    next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes said near them
     by_message: dict[frozenset[tuple[str, str]], tuple[_Excerpt, int]] = field(default_factory=dict)
 
     def joins(self, record: MemoryRecord) -> _Excerpt | None:
@@ -97,12 +97,11 @@ class _Selection:
         full = len(self.excerpts) >= self.limit
         excerpt = self.joins(record) if record.kind is MemoryKind.EPISODIC else None
         if excerpt is None and full:
-            return  # only a message next to one shown may still join
+            return  # all there: only a message said near one shown may still join
         if not worth_showing(record):
             return  # small talk, a question about themself: still searchable, but no line of background
         text = shown_text(record)
         tokens = _token_set(text)
-        text = focused(text, self.question_terms, self.weights.focus_over)
         if any(_similar(tokens, seen) for seen in self.kept_tokens):
             return
         sources = _sources(record)
@@ -110,6 +109,7 @@ class _Selection:
             return  # read from a message already shown: its words are already there
         if record.kind is MemoryKind.TEMPORAL and self._dates_its_message(record):
             return  # the message is shown, now with the date it gives: not a second line for one thing
+        text = focused(text, self.question_terms, self.weights.focus_over)  # after the checks that need none of it
         words = text.split()
         if len(words) > self.words_left:
             if self.excerpts:
@@ -150,14 +150,9 @@ def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: fro
     """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
     messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
     selection = _Selection(limit, max_words, question_terms, weights)
-    pending = selection.next_to_shown
     for item in ranked:
         if selection.words_left <= 0:
             break
-        if len(selection.excerpts) >= limit and item.record.memory_id not in pending and (
-            item.record.kind is not MemoryKind.EPISODIC or selection.joins(item.record) is None
-        ):
-            continue  # all there: only a message said near one shown may still join
         selection.consider(item)
     return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
 
