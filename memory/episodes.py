@@ -20,7 +20,7 @@ from bot.engine.dates import FoundDate
 from bot.engine.model import ChatTurn, Exchange
 from memory.extraction.dated import dates_in, describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
-from memory.text_caches import text_cache
+from memory.text_caches import per_record, text_cache
 
 SAID = "said"  # attributes key: the message as written, shown in /memories and in recall
 # attributes keys: the ids of the episodes whose words are indexed with this one (space-separated), so that
@@ -123,18 +123,25 @@ def neighbour_ids(episode: MemoryRecord) -> list[str]:
     return [*_ids(episode, PREVIOUS), *_ids(episode, NEXT)]
 
 
+@per_record(maxsize=32768)
+def _links(episode: MemoryRecord) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The ids of the episodes said before this one (oldest first) and after it; none for another kind."""
+    if episode.kind is not MemoryKind.EPISODIC:
+        return (), ()
+    return tuple(_ids(episode, PREVIOUS)), tuple(_ids(episode, NEXT))
+
+
 def previous_id(episode: MemoryRecord) -> str | None:
     """The episode of the person's message just before this one, where known."""
-    ids = _ids(episode, PREVIOUS)
-    return ids[-1] if ids and episode.kind is MemoryKind.EPISODIC else None
+    before = _links(episode)[0]
+    return before[-1] if before else None
 
 
 def adjacent_ids(episode: MemoryRecord, apart: int = 1) -> tuple[str, ...]:
     """The episodes of the person's messages just before and just after this one, where known; with `apart` 2,
     the one two before too (an episode keeps the ids of the two messages before it and the one after it)."""
-    if episode.kind is not MemoryKind.EPISODIC:
-        return ()
-    return (*_ids(episode, PREVIOUS)[-apart:], *_ids(episode, NEXT)[:1])
+    before, after = _links(episode)
+    return before[-apart:] + after[:1]
 
 
 def without_neighbour(record: MemoryRecord, forgotten: MemoryRecord) -> MemoryRecord:

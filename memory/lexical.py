@@ -21,7 +21,7 @@ from memory.bm25 import bm25_scores
 from memory.episodes import SEPARATOR, shown_text
 from memory.records import MemoryRecord
 from memory.sparse import STOPWORDS, WORDS_KEPT, token_of, tokenize, words
-from memory.text_caches import WordCache, text_cache
+from memory.text_caches import WordCache, per_record, text_cache
 
 _CAPITALISED = re.compile(r"\b[^\W\d_][\w'’-]*", re.UNICODE)
 # Capitalised question words are no names ("What", "Quand"): the stopwords and these.
@@ -103,6 +103,7 @@ def _weighted(text: str, shown: str) -> tuple[Counter[str], int]:
     return counts, sum(counts.values()) or 1
 
 
+@per_record(maxsize=32768)
 def _document(record: MemoryRecord) -> tuple[Counter[str], int]:
     """The record's terms, its own words counted OWN_WORDS_WEIGHT times, and their number (read-only)."""
     return _weighted(record.text, shown_text(record))
@@ -130,6 +131,7 @@ def asked_names(question: str) -> frozenset[str]:
     return frozenset(names)
 
 
+@per_record(maxsize=32768)
 def own_terms(record: MemoryRecord) -> Counter[str]:
     """The stems of the memory's own words (not its context's), with their counts (read-only)."""
     return _terms(shown_text(record))

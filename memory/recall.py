@@ -27,6 +27,7 @@ from bot.engine.model import RecallQuery
 from memory.focus import FOCUS_OVER
 from memory.lexical import asked_names, keyword_scores, own_terms, stems
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
+from memory.text_caches import per_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,7 @@ def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_d
 SESSION_TOP = 3  # a conversation's match: the sum of its best few relevances (not its size)
 
 
+@per_record(maxsize=32768)
 def _session(record: MemoryRecord) -> tuple[str, date]:
     return record.source.conversation_id, record.created_at.date()
 

@@ -13,6 +13,12 @@ from typing import Protocol, TypeVar
 
 T = TypeVar("T")
 K = TypeVar("K")
+R = TypeVar("R", bound="_Record")
+
+
+class _Record(Protocol):
+    @property
+    def memory_id(self) -> str: ...
 
 
 class _Clearable(Protocol):
@@ -67,6 +73,39 @@ class WordCache(dict[K, T]):
 
     def cache_clear(self) -> None:
         self.clear()
+
+
+class _PerRecord(dict[str, tuple[object, object]]):
+    def cache_clear(self) -> None:
+        self.clear()
+
+
+def per_record(maxsize: int) -> Callable[[Callable[[R], T]], Callable[[R], T]]:
+    """Memoise what is read from a memory record (its words' stems, its links), for that very record object.
+
+    A recall weighs ~170 candidates, and the index keeps the records it read (memory/qdrant/record_cache.py):
+    the same objects come back recall after recall. An entry is kept by memory id beside the object it was
+    worked out from and used only for that object (`is`): a memory rewritten since is a new object, and is
+    worked out again. Emptied when full and by `forget_cached_texts`."""
+
+    def register(function: Callable[[R], T]) -> Callable[[R], T]:
+        entries = _PerRecord()
+        _CACHES.append(entries)
+
+        def cached(record: R) -> T:
+            entry = entries.get(record.memory_id)
+            if entry is not None and entry[0] is record:
+                return entry[1]  # type: ignore[return-value]
+            if len(entries) >= maxsize:
+                entries.clear()
+            value = function(record)
+            entries[record.memory_id] = (record, value)
+            return value
+
+        cached.__doc__ = function.__doc__
+        return cached
+
+    return register
 
 
 def forget_cached_texts() -> None:
