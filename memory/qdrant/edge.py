@@ -41,6 +41,12 @@ def _config(dimension: int) -> qe.EdgeConfig:
     return qe.EdgeConfig(
         vectors={DENSE: dense},
         sparse_vectors={SPARSE: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+        # One search thread: by default a search is split over threads of the shard's own, and with the other
+        # core busy it waits for the slowest of them. The dense and keyword rankings of a recall at 3,300
+        # memories, one core kept busy: p95 6.2-7.0 -> 3.8-4.0 ms (p50 3.1-3.2 -> 3.0); idle: p95 4.8-5.0 ->
+        # 3.9-4.2 ms (two shards of the same points in one process, queries interleaved). A whole recall
+        # (bench.memory_scale's fill, two indexes interleaved) moved within the noise: p50 -0.3 to -0.5 ms.
+        max_search_threads=1,
     )
 
 
