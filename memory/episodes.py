@@ -123,7 +123,7 @@ def neighbour_ids(episode: MemoryRecord) -> list[str]:
     return [*_ids(episode, PREVIOUS), *_ids(episode, NEXT)]
 
 
-@per_record(maxsize=32768)
+@per_record()
 def _links(episode: MemoryRecord) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The ids of the episodes said before this one (oldest first) and after it; none for another kind."""
     if episode.kind is not MemoryKind.EPISODIC:

@@ -103,7 +103,7 @@ def _weighted(text: str, shown: str) -> tuple[Counter[str], int]:
     return counts, sum(counts.values()) or 1
 
 
-@per_record(maxsize=32768)
+@per_record()
 def _document(record: MemoryRecord) -> tuple[Counter[str], int]:
     """The record's terms, its own words counted OWN_WORDS_WEIGHT times, and their number (read-only)."""
     return _weighted(record.text, shown_text(record))
@@ -131,7 +131,7 @@ def asked_names(question: str) -> frozenset[str]:
     return frozenset(names)
 
 
-@per_record(maxsize=32768)
+@per_record()
 def own_terms(record: MemoryRecord) -> Counter[str]:
     """The stems of the memory's own words (not its context's), with their counts (read-only)."""
     return _terms(shown_text(record))

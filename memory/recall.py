@@ -166,7 +166,7 @@ def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_d
 SESSION_TOP = 3  # a conversation's match: the sum of its best few relevances (not its size)
 
 
-@per_record(maxsize=32768)
+@per_record()
 def _session(record: MemoryRecord) -> tuple[str, date]:
     return record.source.conversation_id, record.created_at.date()
 

@@ -80,13 +80,19 @@ class _PerRecord(dict[str, tuple[object, object]]):
         self.clear()
 
 
-def per_record(maxsize: int) -> Callable[[Callable[[R], T]], Callable[[R], T]]:
+# Records whose analysis is kept. Each entry holds its record: with the embedded index that is the record the
+# index keeps anyway; with a server (no records kept, every read a new object) it is up to this many records
+# (~2 kB each) held that would be gone otherwise, and never found again.
+RECORDS_KEPT = 8192
+
+
+def per_record(maxsize: int = RECORDS_KEPT) -> Callable[[Callable[[R], T]], Callable[[R], T]]:
     """Memoise what is read from a memory record (its words' stems, its links), for that very record object.
 
-    A recall weighs ~170 candidates, and the index keeps the records it read (memory/qdrant/record_cache.py):
-    the same objects come back recall after recall. An entry is kept by memory id beside the object it was
-    worked out from and used only for that object (`is`): a memory rewritten since is a new object, and is
-    worked out again. Emptied when full and by `forget_cached_texts`."""
+    A recall weighs ~170 candidates, and the embedded index keeps the records it read
+    (memory/qdrant/record_cache.py): the same objects come back recall after recall. An entry is kept by memory
+    id beside the object it was worked out from and used only for that object (`is`): a memory rewritten since
+    is a new object, and is worked out again. Emptied when full and by `forget_cached_texts`."""
 
     def register(function: Callable[[R], T]) -> Callable[[R], T]:
         entries = _PerRecord()
