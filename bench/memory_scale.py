@@ -1,6 +1,6 @@
 """One person with a year (or three) of chatting: listing, dated events and recall at 2k / 8k / 20k memories.
 
-    cd /work/main && .venv/bin/python -m bench.memory_scale [--sizes 2000,8000,20000] [--runs 20]
+    cd /work/main && .venv/bin/python -m bench.memory_scale [--sizes 2000,8000,20000] [--runs 20] [--busy 1]
 
 Embedded Qdrant Edge backend, the memory service as the app uses it. Per size it prints:
 - a `/memories` page (8 items) at the top, in the middle and at the end, p50 / max;
@@ -9,6 +9,8 @@ Embedded Qdrant Edge backend, the memory service as the app uses it. Per size it
 - the worst event-loop stall during each of these, from a probe task that sleeps 5 ms in a loop and
   records how late it wakes up.
 Targets: page <= 100 ms, dated_events <= 50 ms, no stall over 50 ms, recall p95 within its budget.
+`--busy 1` keeps another process spinning on one of the box's two cores for the whole run: issue 10's "with
+other work running", the same way every time.
 
 The fill bypasses extraction (20k messages through the writer would take the bench's whole budget):
 memories are built as the writer stores them — one episode per message; one message in six also gives
@@ -21,13 +23,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import dataclasses
 import random
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -192,12 +197,29 @@ async def measure(service: LongTermMemoryService, lag: LoopLag, runs: int, now: 
           f"p95 {percentile(lat, 0.95):7.1f} ms; worst loop stall {lag.reset():6.1f} ms")  # fmt: skip
 
 
+@contextlib.contextmanager
+def other_work(processes: int) -> Iterator[None]:
+    """"With other work running", the same every time: processes that keep a core busy until the bench ends."""
+    spinning = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(processes)]
+    if spinning:
+        print(f"{processes} other process(es) kept spinning meanwhile")
+    try:
+        yield
+    finally:
+        for process in spinning:
+            process.kill()
+            process.wait()
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="2000,8000,20000", help="comma-separated memory counts for one person")
     parser.add_argument("--runs", type=int, default=20, help="timed calls per measure")
     parser.add_argument("--distinct", type=int, default=400, help="sentences embedded for real")
     parser.add_argument("--optimize", action="store_true", help="optimize after each fill, as a restart does")
+    parser.add_argument(
+        "--busy", type=int, default=0, help="other processes kept spinning meanwhile (1: one core of two busy)"
+    )
     args = parser.parse_args()
 
     real = UseEmbedder()
@@ -206,7 +228,7 @@ async def main() -> None:
     base = {s: np.asarray(v, dtype=np.float32) for s, v in zip(sentences, await real.embed(sentences), strict=True)}
     embedder = FillEmbedder(real, base)
 
-    with tempfile.TemporaryDirectory() as tmp, LoopLag() as lag:
+    with tempfile.TemporaryDirectory() as tmp, LoopLag() as lag, other_work(args.busy):
         driver = await EdgeDriver.open(Path(tmp) / "qdrant", real.dimension)
         # As the app opens the embedded index: records read by recall are kept between recalls.
         index = QdrantMemoryIndex(driver, embedder, _Clock(), cached_records=EMBEDDED_CACHED_RECORDS)
