@@ -100,8 +100,16 @@ class _Selection:
             return  # all there: only a message said near one shown may still join
         if not worth_showing(record):
             return  # small talk, a question about themself: still searchable, but no line of background
-        text = shown_text(record)
-        tokens = _token_set(text)
+        whole = shown_text(record)
+        text = focused(whole, self.question_terms, self.weights.focus_over)
+        words = text.split()
+        too_long = len(words) > self.words_left
+        if too_long and self.excerpts and record.kind is not MemoryKind.TEMPORAL:
+            # A shorter memory further down may still fit. Checked first: once the budget is nearly spent, most
+            # of the ~170 candidates end here, and comparing each with every line shown cost more than the rest.
+            # (A dated event may still date a message shown, below, whatever its own length.)
+            return
+        tokens = _token_set(whole)
         if any(_similar(tokens, seen) for seen in self.kept_tokens):
             return
         sources = _sources(record)
@@ -109,9 +117,7 @@ class _Selection:
             return  # read from a message already shown: its words are already there
         if record.kind is MemoryKind.TEMPORAL and self._dates_its_message(record):
             return  # the message is shown, now with the date it gives: not a second line for one thing
-        text = focused(text, self.question_terms, self.weights.focus_over)  # after the checks that need none of it
-        words = text.split()
-        if len(words) > self.words_left:
+        if too_long:
             if self.excerpts:
                 return  # a shorter memory further down may still fit
             text = " ".join(words[: self.words_left]) + " …"
@@ -122,7 +128,7 @@ class _Selection:
             excerpt = _Excerpt()
             self.excerpts.append(excerpt)
         if record.kind is MemoryKind.EPISODIC:
-            if sources and text == shown_text(record):  # a message cut short may no longer say what is dated
+            if sources and text == whole:  # a message cut short may no longer say what is dated
                 self.by_message[frozenset(sources)] = (excerpt, len(excerpt.shown))
             self.shown_episodes[record.memory_id] = excerpt
             for memory_id in adjacent_ids(record, self.weights.join_apart):
