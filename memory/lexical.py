@@ -2,7 +2,7 @@
 than the context indexed with it.
 
 The index's searches find the pool (hybrid and dense). Within it, this decides which
-memory really says what the question asks: "When did Caroline go to the support group?" should bring back
+memory really says what the question asks: "When did Alice go to the support group?" should bring back
 the message that says "support group", not the one before it that merely has it as context. IDF comes from
 the pool itself, which is enough to tell rare words from common ones among related memories. The names a
 question asks about are read here too, so recall can favour memories that say them themselves.
@@ -122,7 +122,7 @@ def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float
 
 def asked_names(question: str) -> frozenset[str]:
     """The stems of the capitalised words of a question that are no question words: the names it asks
-    about ("What did Caroline paint in Paris?" → caroline, paris)."""
+    about ("What did Alice paint in Paris?" → alic, pari)."""
     names: set[str] = set()
     for word in _CAPITALISED.findall(question):
         if not word[0].isupper() or word.casefold() in _NOT_NAMES or word.casefold() in STOPWORDS:

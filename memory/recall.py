@@ -3,7 +3,7 @@
 Candidates come from two searches of the index: hybrid (dense + sparse fused by rank, which finds the
 keyword matches) and dense alone (whose cosine similarity says how close in meaning each one is).
 `memory.lexical` weighs each candidate's own words against the question; the meaning-level match adds its
-similarity and a share for its rank; a name the question asks about ("What did Caroline paint?") favours
+similarity and a share for its rank; a name the question asks about ("What did Alice paint?") favours
 memories that say that name themselves. Core facts (semantic, temporal) do not fade; episodes and moods
 fade slowly down to a floor. Questions about when things happen favour dated memories, and a relative date
 in the question ("last week", "jeudi") favours memories from around that day. What is shown of the ranking
