@@ -88,6 +88,14 @@ def test_an_event_whose_message_did_not_fit_the_word_budget_keeps_its_own_line()
     assert [m.text for m in shown] == [first.attributes[SAID], "Birthday — 14 March (every year)"]
 
 
+def test_a_memory_too_long_for_the_words_left_is_passed_over_and_a_shorter_one_further_down_fits() -> None:
+    first = _record("I play the cello in a small orchestra.")
+    rehearsals = _record("On Sundays we rehearse the whole afternoon in the old church near the river.")
+    conductor = _record("Our conductor is Marc.")
+    shown = select([Ranked(first, 3.0), Ranked(rehearsals, 2.0), Ranked(conductor, 1.0)], 10, 14)
+    assert [m.text for m in shown] == [first.attributes[SAID], conductor.attributes[SAID]]
+
+
 def _said_in_a_row(*texts: str, seconds_apart: int = 60) -> list[MemoryRecord]:
     """One message after the other, each episode knowing the one before and the one after it."""
     start = NOW - timedelta(days=1)
