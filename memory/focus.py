@@ -32,12 +32,11 @@ def focused(text: str, question_terms: frozenset[str], over: int = FOCUS_OVER) -
     count, analysed = _sentences(text)
     if count <= over or len(analysed) < 2:
         return text
-    sentences = [sentence for sentence, _ in analysed]
     keep = [not question_terms.isdisjoint(terms) for _, terms in analysed]
     if not any(keep) or all(keep):
         return text
     out: list[str] = []
-    for sentence, kept in zip(sentences, keep, strict=True):
+    for (sentence, _), kept in zip(analysed, keep, strict=True):
         if kept:
             out.append(sentence)
         elif not out or out[-1] != "…":
