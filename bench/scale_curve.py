@@ -7,7 +7,11 @@ Reuses bench/memory.py's fill (stored memories replay a few thousand real USE ve
 embedded for real). At each size it times `QdrantMemoryIndex.search` (hybrid, limit 20, incl. embedding the
 query) and `LongTermMemoryService.recall` over the same index: query embedding, the hybrid and the dense
 searches, re-ranking and the word budget — what a reply waits for. Every question is new (a numbered
-variant), so the index's cache of recent query vectors never saves the embedding. Filling runs at ~1.5k
+variant), so the index's cache of recent query vectors never saves the embedding. Those two open the index
+without the records the app's embedded index keeps between recalls: each question goes to a person at random,
+whose candidates are read from the index, as for a person's first question since the process started. Then
+people in conversation, on the index as the app opens it (`cached_records`): a person at random asks three
+questions in a row; their first question and the next ones are reported apart. Filling runs at ~1.5k
 memories/s on a loaded 2-core box, so 1M memories takes ~11 min plus the index build.
 """
 
@@ -29,6 +33,7 @@ import numpy as np
 from bench.memory import QUERIES, T0, ReplayEmbedder, _Clock, fill, memory_mb, percentile, synthetic_sentences
 from bot.engine.model import RecallQuery
 from memory.embedding import UseEmbedder
+from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import IndexQuery
@@ -64,6 +69,24 @@ async def measure_whole_recall(service: LongTermMemoryService, users: int, queri
         await service.recall(query)
         latencies.append((time.perf_counter() - began) * 1000)
     return latencies
+
+
+async def measure_conversations(
+    service: LongTermMemoryService, users: int, people: int, questions: int = 3
+) -> tuple[list[float], list[float]]:
+    """People in conversation: each of `people` (at random) asks `questions` new questions in a row. The first
+    question of each and the ones after it, timed apart."""
+    rng = random.Random(13)
+    at = T0 + timedelta(days=3650)
+    first, following = [], []
+    for _ in range(people):
+        user_key = f"telegram:{rng.randrange(users)}"
+        for n in range(questions):
+            query = RecallQuery(user_key=user_key, text=_fresh_question(rng), at=at)
+            began = time.perf_counter()
+            await service.recall(query)
+            (following if n else first).append((time.perf_counter() - began) * 1000)
+    return first, following
 
 
 def _summary(latencies: list[float]) -> dict[str, float]:
@@ -103,6 +126,12 @@ async def main() -> None:
                 await measure_whole_recall(service, args.users, 20)
                 search = await measure_search(index, args.users, args.queries)
                 whole = await measure_whole_recall(service, args.users, args.queries)
+                # The same index as the app opens the embedded one, keeping the records recall reads: a person's
+                # next questions in a conversation find their candidates read.
+                app_index = QdrantMemoryIndex(driver, embedder, clock=_Clock(), cached_records=EMBEDDED_CACHED_RECORDS)
+                app_service = LongTermMemoryService(app_index, clock=_Clock())
+                await measure_conversations(app_service, args.users, 10)  # warm caches
+                first, following = await measure_conversations(app_service, args.users, args.queries // 3)
                 mem = memory_mb()
                 row = {
                     "memories": size,
@@ -111,6 +140,8 @@ async def main() -> None:
                     "fill_s": round(fill_s, 1),
                     "index_search": _summary(search),
                     "recall_path": _summary(whole),
+                    "conversation_first_question": _summary(first),
+                    "conversation_next_questions": _summary(following),
                     "rss_mb": round(mem["rss"]),
                     "rss_heap_mb": round(mem["anon"]),
                     "rss_mapped_mb": round(mem["file"]),
