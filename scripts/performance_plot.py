@@ -63,6 +63,9 @@ def draw(perf: Path, out: Path) -> None:
     for key, label, colour in (("recall_path", "whole recall path", "#2a7"), ("index_search", "index search", "#58c")):
         ax.plot(sizes, [r[key]["p50_ms"] for r in rows], "o-", color=colour, label=f"{label} p50")
         ax.plot(sizes, [r[key]["p95_ms"] for r in rows], "o--", color=colour, label=f"{label} p95")
+    if all("conversation_next_questions" in r for r in rows):  # runs since 2026-12-02
+        next_questions = [r["conversation_next_questions"]["p50_ms"] for r in rows]
+        ax.plot(sizes, next_questions, "o-.", color="#a5a", label="a person's next question p50 (records kept)")
     ax.set_xscale("log")
     ax.set_xlabel("memories in the index (1,000 people)")
     ax.set_ylabel("ms (query embedding included)")
