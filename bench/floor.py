@@ -20,8 +20,8 @@ message reaches: repeated back to back, a part finds its code and data in the CP
 the valkey server awake. Give each call a pause as long as a message and the same parts take what they take in
 a message (2026-12-02, quiet box: search 1.04 ms hot, 1.92 ms paused, 2.43 ms right after the message's
 embedding; round trip 0.11 / 0.26 / 0.45 ms; embedding 3.66 / 3.90 / 4.04 ms). Until 2026-12-02 the hot floor
-was the headline; from run to run it moved more than the engine did (its embedding 2.1-3.7 ms on one quiet box
-within the hour), and the ratio with it (3.0x to 5.0x, while the engine stayed at 2.1x the floor of one message).
+was the headline; from run to run it moved more than the engine did (its embedding 2.2-4.0 ms on one quiet box
+within the hour), and the ratio with it (2.3x to 5.0x, while the engine stayed at 2.1x the floor of one message).
 
 The person's memories are written through the real path (`remember_exchange`: extraction, consolidation,
 episodes) from synthetic FR/EN sentences; 200 other people hold as many memories between them.

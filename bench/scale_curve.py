@@ -72,11 +72,11 @@ async def measure_whole_recall(service: LongTermMemoryService, users: int, queri
 
 
 async def measure_conversations(
-    service: LongTermMemoryService, users: int, people: int, questions: int = 3
+    service: LongTermMemoryService, users: int, people: int, *, seed: int, questions: int = 3
 ) -> tuple[list[float], list[float]]:
-    """People in conversation: each of `people` (at random) asks `questions` new questions in a row. The first
-    question of each and the ones after it, timed apart."""
-    rng = random.Random(13)
+    """People in conversation: each of `people` (drawn with `seed`) asks `questions` new questions in a row. The
+    first question of each and the ones after it, timed apart."""
+    rng = random.Random(seed)
     at = T0 + timedelta(days=3650)
     first, following = [], []
     for _ in range(people):
@@ -130,8 +130,8 @@ async def main() -> None:
                 # next questions in a conversation find their candidates read.
                 app_index = QdrantMemoryIndex(driver, embedder, clock=_Clock(), cached_records=EMBEDDED_CACHED_RECORDS)
                 app_service = LongTermMemoryService(app_index, clock=_Clock())
-                await measure_conversations(app_service, args.users, 10)  # warm caches
-                first, following = await measure_conversations(app_service, args.users, args.queries // 3)
+                await measure_conversations(app_service, args.users, 10, seed=17)  # warm caches, other people
+                first, following = await measure_conversations(app_service, args.users, args.queries // 3, seed=13)
                 mem = memory_mb()
                 row = {
                     "memories": size,
