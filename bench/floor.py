@@ -134,16 +134,17 @@ async def run(memories: int, samples: int) -> dict[str, Any]:
         vectors = await embedder.embed(said[:samples])
         where = Where(user_key=PERSON.key, scopes=("dm",))
 
-        # Each part alone, `samples` times in a row: the "hot" floor (see the module's text).
-        embed = await _timed(samples, lambda n: embedder.embed([said[samples + n]]))
-        search = await _timed(samples, lambda n: driver.nearest(vectors[n], where, 10, with_payload=False))
-        redis_trip = await _timed(samples, lambda n: client.ping())
-        # The same, each call after a pause as long as a message's (~5 ms), the box otherwise idle.
-        paused_embed = await _timed(samples, lambda n: embedder.embed([said[5 * samples + n]]), pause=PAUSE)
-        paused_search = await _timed(
-            samples, lambda n: driver.nearest(vectors[n], where, 10, with_payload=False), pause=PAUSE
-        )
-        paused_redis = await _timed(samples, lambda n: client.ping(), pause=PAUSE)
+        async def each_part_alone(texts: list[str], pause: float) -> tuple[list[float], list[float], list[float]]:
+            embedded = await _timed(samples, lambda n: embedder.embed([texts[n]]), pause=pause)
+            searched = await _timed(
+                samples, lambda n: driver.nearest(vectors[n], where, 10, with_payload=False), pause=pause
+            )
+            return embedded, searched, await _timed(samples, lambda n: client.ping(), pause=pause)
+
+        # Each part alone, `samples` times in a row: the "hot" floor (see the module's text); then the same, each
+        # call after a pause as long as a message's (~5 ms), the box otherwise idle.
+        embed, search, redis_trip = await each_part_alone(said[samples : 2 * samples], 0.0)
+        paused_embed, paused_search, paused_redis = await each_part_alone(said[5 * samples :], PAUSE)
         recall = await _timed(
             samples,
             lambda n: service.recall(RecallQuery(PERSON.key, queries[n], clock.at, limit=10, max_words=300)),
