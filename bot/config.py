@@ -88,7 +88,7 @@ class Settings(BaseSettings):
     disclosure_text_en: str | None = None
     disclosure_text_fr: str | None = None
     max_message_chars: int = Field(default=4000, ge=200, le=100_000)  # longer messages are cut, with a note
-    # Safety (issue 12): explicit content only in private chats with a confirmed adult ("private"), or never;
+    # Safety: explicit content only in private chats with a confirmed adult ("private"), or never;
     # crisis lines by country, from a JSON file over the built-in ones (bot.crisis_lines_file).
     adult_content: Literal["off", "private"] = "off"
     crisis_lines_file: Path | None = None
@@ -123,18 +123,18 @@ class Settings(BaseSettings):
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
-    # Operations (issue 13): /healthz and /metrics on this port (unset: off), and the log line format.
+    # Operations: /healthz and /metrics on this port (unset: off), and the log line format.
     http_port: int | None = Field(default=None, ge=0, le=65535)
     http_host: str = "0.0.0.0"
     log_format: Literal["text", "json"] = "text"
 
-    # Nothing lost (issue 12): the outbox of memory writes, and how many messages a person may send a minute.
+    # Nothing lost: the outbox of memory writes, and how many messages a person may send a minute.
     rate_limit_per_minute: int = Field(default=20, ge=0)  # 0: no limit
     outbox_claim_idle_s: float = Field(default=120.0, gt=0)  # a replica silent this long on an entry is gone
     outbox_max_attempts: int = Field(default=5, ge=1)  # failed rounds before an entry goes to the dead letters
-    # Encryption at rest (issue 12): the master key that wraps each person's data key; unset = texts kept clear.
+    # Encryption at rest: the master key that wraps each person's data key; unset = texts kept clear.
     encryption_key: SecretStr | None = None
-    # Voice notes (issue 15): an OpenAI-compatible /audio/transcriptions and /audio/speech endpoint.
+    # Voice notes: an OpenAI-compatible /audio/transcriptions and /audio/speech endpoint.
     voice_base_url: str | None = None  # unset: the LLM's base URL when the provider speaks OpenAI's API
     voice_api_key: SecretStr | None = None  # unset: the LLM's key when the base URL is the LLM's
     voice_stt_model: str = "whisper-1"
@@ -144,7 +144,7 @@ class Settings(BaseSettings):
     voice_max_seconds: int = Field(default=300, ge=1, le=3600)
     voice_max_chars: int = Field(default=600, ge=1, le=4096)  # longer replies are sent as text
     voice_keep_audio: bool = False  # keep received voice notes' audio in SOUVENIR_DATA_DIR/voice-notes
-    # Pictures (issue 16): an OpenAI-compatible /images/generations and /images/edits endpoint.
+    # Pictures: an OpenAI-compatible /images/generations and /images/edits endpoint.
     images_enabled: bool = False
     images_base_url: str | None = None  # unset: the LLM base URL when SOUVENIR_LLM_PROVIDER=openai
     images_api_key: SecretStr | None = None  # unset: the LLM key when SOUVENIR_LLM_PROVIDER=openai

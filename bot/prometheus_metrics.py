@@ -40,10 +40,12 @@ class PrometheusMetrics:
         self._outbox_depth = Gauge(
             "souvenir_outbox_depth", "Exchanges waiting in the outbox for long-term memory.", registry=r
         )
-        # A count only: never who, where or what was written.
+        # A count only, for the operator's yearly figures (California SB 243): never who, where or what was written.
         self._crisis = Counter(
-            "souvenir_crisis_events", "Messages read as suicidal ideation or self-harm, answered with crisis lines.",
-            registry=r,
+            "souvenir_crisis_referrals",
+            "Crisis lines given to a person whose message read as suicidal ideation or self-harm, by level "
+            "(concern, imminent), language and how (with the reply, or as a follow-up).",
+            ["level", "language", "how"], registry=r,
         )  # fmt: skip
 
     def message_handled(self, platform: str) -> None:
@@ -68,8 +70,8 @@ class PrometheusMetrics:
 
     def outbox_depth(self, entries: int) -> None:
         self._outbox_depth.set(entries)
-    def crisis_detected(self) -> None:
-        self._crisis.inc()
+    def crisis_detected(self, level: str, language: str, how: str = "reply") -> None:
+        self._crisis.labels(level, language, how).inc()
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -366,10 +366,11 @@ def _turn_from_dict(data: dict[str, Any]) -> ChatTurn:
 _SEALED_FIELDS = {"display_name", "timezone", "language", "preferred_name", "pronouns", "address_form", "birthday"}
 _BOOL_FIELDS = {
     "checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen", "voice_replies",
+    "age_confirmed", "crisis_followed_up",
 }  # fmt: skip
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
-# Safety (issue 12): the age a person gave; when their continued conversation began, their last break reminder.
-_TIME_FIELDS |= {"talk_started_at", "break_reminded_at", "crisis_noted_at"}
+# Safety: the age a person gave; when their continued conversation began, their last break reminder.
+_TIME_FIELDS |= {"talk_started_at", "break_reminded_at", "crisis_noted_at", "last_crisis_at"}
 _INT_FIELDS = {"age"}
 
 

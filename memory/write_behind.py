@@ -69,6 +69,9 @@ class WriteBehindStore:
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         await self._store.embed_ahead(texts, memories)
 
+    async def text_vector(self, text: str) -> list[float]:
+        return await self._store.text_vector(text)
+
     async def search(self, query: IndexQuery) -> list[ScoredMemory]:
         if query.mode != "dense" or self._could_find(query.user_key, query.kinds):
             await self.flush()

@@ -36,4 +36,4 @@ async def test_a_correction_told_in_one_session_is_what_a_later_session_carries(
         system = llm.bodies[-1]["messages"][0]["content"]
         assert "Lyon" in _background(system)
         assert "Paris" not in _background(system)
-        assert "For Alice it is" in system and "xX_lea42_Xx" not in system
+        assert 'For "Alice" it is' in system and "xX_lea42_Xx" not in system

@@ -1,93 +1,99 @@
 """Suicidal ideation and self-harm in a message, French and English, offline: cheap enough for every reply.
 
-Phrases, not words: "kill myself", "envie de mourir", "better off without me", "je me scarifie". Three things
-keep it from crying wolf: a negation just before a phrase ("I'm not suicidal", "je ne suis pas suicidaire",
-"I would never hurt myself"), what follows one that makes it an idiom or an accident ("died laughing",
-"hurt myself playing football"), and the idioms themselves never being phrases ("this traffic is killing me",
-"je suis mort de rire", "ça me tue"). Other people's words are not theirs ("my friend wants to kill herself").
-When unsure it leans towards caring: resources shown to someone who didn't need them cost little.
-
-Figures on tests/data/crisis_labelled.tsv and crisis_heldout.tsv: `python -m bench.crisis_detector`.
+Two readings, each measured on its own and together (`python -m bench.crisis_detector`):
+- the phrase cues (`bot.engine.crisis_cues`): a phrase of the writer's own, not denied ("I'm not suicidal"),
+  not an idiom ("this traffic is killing me"), not someone else's, not a story;
+- the learned reader (`memory.crisis`): a small head over the message's sentence embedding, the one recall
+  computes anyway, trained on a broad set with hard negatives. It reads what no list holds ("I gave my cat to my
+  sister because I won't be around much longer").
+Either one is enough: when unsure it leans towards care, since a false alarm costs a kind paragraph and a miss
+can cost a life. Then the level: **imminent** when the message gives a time, a plan or means ("tonight", "I
+bought a rope", "je suis sur le toit") or the learned reader says so; else **concern**.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
+from dataclasses import dataclass
+from enum import IntEnum
 
-# On lower-cased, accent-stripped text with straight apostrophes (see `_normalised`).
-_PHRASES = re.compile(
-    r"\b(?:"
-    # English
-    r"kill(?:ing|ed)? my ?self|end(?:ing)? my (?:own )?life|tak(?:e|ing) my (?:own )?life|end(?:ing)? it all|"
-    r"(?:i|i'm|im|to|like|gonna|going to|want to|wanna) end(?:ing)? it(?= *(?:$|[.,!?;]|tonight|today|now|soon))|"
-    r"suicidal|(?:thinking|think|thought|thoughts) (?:about|of) (?:committing )?suicide|"
-    r"(?:i|i've|ive|i have|i had) (?:attempted|tried) (?:suicide|to kill myself)|committing suicide|"
-    r"(?:want|wanna|going|wish|wished) (?:to )?die|wanna die|"
-    r"wish (?:i|i'd) (?:was|were|had been|could be) dead|better off dead|better off without me|"
-    r"no reason (?:left )?to live|nothing (?:left )?to live for|"
-    r"(?:do ?n't|do not|dont) want to (?:live|be alive|be here|exist)(?= *(?:$|[.,!?;]|anymore|any more|any longer))|"
-    r"(?:do ?n't|do not|dont|never) want to wake up|never (?:to )?wake up(?= *(?:$|[.,!?;]|again|ever))|"
-    r"can'?t go on (?:living|anymore|any more)|what'?s the point (?:of|in) living|"
-    r"(?:life|living) (?:is ?n't|is not|is no longer) worth (?:living|it)|"
-    r"self[- ]?harm\w*|(?:cut|cutting|burn|burning|burned|burnt|hurt|hurting|harm|harming|starve|starving) my ?self|"
-    r"hang my ?self|slit my wrists?|jump(?:ing)? off (?:a|the|this|that) (?:bridge|building|roof|cliff)|"
-    r"(?:to|gonna|going to|want to|will) overdose|overdos\w* on purpose|"
-    r"(?:think|thinking|thought|thoughts) (?:about|of) (?:dying|death|killing myself|ending (?:it|things|my life))|"
-    r"(?:want|need) (?:it all|everything|the pain|this) to stop (?:for good|forever|permanently)|"
-    r"make it (?:all )?stop (?:for good|forever)|disappear (?:forever|for good|permanently)|"
-    r"(?:easier|better) (?:for everyone )?if i (?:was ?n't|were ?n't|was not|were not|did ?n't exist)|"
-    r"(?:(?:do ?n't|do not|dont|can'?t) see )?(?:no|the|any) point (?:of|in) living|"
-    r"i (?:cut|burned) again|relaps\w* and (?:cut|hurt|burn)|"
-    r"(?:take|taking|swallow|swallowing) (?:all|every one of) (?:my|the) (?:pills|meds|tablets)|"
-    r"took (?:a bunch of|all (?:my|the)|too many|a lot of|a handful of) (?:pills|meds|tablets)|"
-    # French
-    r"me suicider|suicidaires?|pense (?:souvent |tout le temps )?au suicide|tentative de suicide|"
-    r"(?:je (?:vais|veux|voudrais)|envie de|pense a|penser a|penses a) me tuer|"
-    r"(?:veux|voudrais|aimerais|envie de|vais) mourir|(?:voudrais|aimerais|prefererais) etre morte?|"
-    r"(?:n'ai|ai|n'a|a) plus (?:envie|gout|la force) de vivre|ne veux plus vivre|veux plus vivre|"
-    r"en finir(?= *(?:$|[.,!?;]|avec (?:la vie|tout|ma vie)|une bonne fois|ce soir))|"
-    r"mettre fin a (?:mes jours|ma vie)|mieux sans moi|me foutre en l'air|me pendre|"
-    r"me jeter (?:sous|du haut|d'un|par la|dans le vide)|(?:plus|aucune|pas) (?:de )?raison de vivre|"
-    r"ne (?:plus|jamais plus) me reveiller|disparaitre (?:pour toujours|a jamais|definitivement)|"
-    r"marre de vivre|peux plus de vivre|vie ne vaut (?:plus|pas) la peine|"
-    r"me (?:fais|faire|fait|suis fait|suis faite) du mal|scarifi\w*|"
-    r"pense (?:tout le temps |sans arret |souvent )?(?:a la mort|a mourir)|ne plus exister|envie d'exister|"
-    r"plus (?:envie|gout) de vivre|meme plus de vivre|(?:n'etais|n'existais|ne serais) plus (?:la|ici|en vie)|"
-    r"me suis (?:encore )?(?:coupee?|scarifiee?|brulee?)(?= *(?:$|[.,!?;]|ce soir|hier|encore|aujourd'hui|la nuit))|"
-    r"(?:avaler|prendre|pris|avale) (?:toutes? )?(?:mes|les|la boite de) (?:pilules|medicaments|medocs|cachets)|"
-    r"me (?:coupe|couper|suis coupee?) (?:les|le|la) (?:bras|poignets?|veines|cuisses?|peau)"
-    r")"
-)
-# Just before a phrase, in the same clause: it is denied ("I'm not suicidal", "je ne suis pas suicidaire").
-_NEGATION = re.compile(r"\b(?:not|never|no way|n't|dont|wont|pas|jamais|aucunement)\b|n't\b")
-_NEGATION_WORDS = 4
-# Just after a phrase: an idiom or an accident, not a wish ("want to die laughing", "hurt myself playing").
-_NOT_A_WISH = re.compile(
-    r"^ *(?:laughing|of laughter|of embarrassment|of boredom|of shame|from laughing|playing|at the gym|while|"
-    r"when i\b|falling|skiing|running|cooking|lifting|during|in the kitchen|on the|de rire|de honte|de faim|"
-    r"de fatigue|d'ennui|de chaud|de froid|a slice|a piece|a bit|some\b)"
-)
-_CLAUSE = re.compile(r"[.,;!?\n]|\b(?:but|mais|though|however|pourtant)\b")
+from bot.engine.crisis_cues import CLAUSE, IDIOMS, IMMINENT, NOT_A_WISH, OTHERS, PHRASES, STORY, denied, normalised
 
 
-def _normalised(text: str) -> str:
-    text = unicodedata.normalize("NFKD", text.replace("’", "'").replace("‘", "'"))
-    text = "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
-    return " ".join(text.split())
+class CrisisLevel(IntEnum):
+    NONE = 0
+    CONCERN = 1  # thoughts of dying or of self-harm: the crisis lines and a caring reply
+    IMMINENT = 2  # a plan, means or a time: the emergency number first, no role-play at all
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
 
 
-def _denied(before: str) -> bool:
-    clause = _CLAUSE.split(before)[-1]
-    words = clause.split()[-_NEGATION_WORDS:]
-    return _NEGATION.search(" ".join(words)) is not None
+@dataclass(frozen=True, slots=True)
+class LearnedCrisis:
+    """The learned reader's probabilities for one message (they sum to 1)."""
+
+    none: float
+    concern: float
+    imminent: float
+
+    @property
+    def crisis(self) -> float:
+        return self.concern + self.imminent
 
 
-def shows_crisis(text: str) -> bool:
-    """Whether the message speaks of wanting to die, suicide or hurting oneself (their own, affirmed)."""
-    normal = _normalised(text)
-    for found in _PHRASES.finditer(normal):
-        if _denied(normal[: found.start()]) or _NOT_A_WISH.match(normal[found.end() :]):
+# The learned reader's probability from which a message is read as a crisis: low on purpose (lean towards care);
+# chosen on the training set's cross-validation (`python -m memory.crisis.train`), never on the evaluation set.
+LEARNED_THRESHOLD = 0.35
+
+
+@dataclass(frozen=True, slots=True)
+class CrisisReading:
+    level: CrisisLevel
+    phrase: bool  # the phrase cues saw it
+    learned: LearnedCrisis | None  # None when no learned reader is wired (or it failed)
+
+    @property
+    def crisis(self) -> bool:
+        return self.level is not CrisisLevel.NONE
+
+
+def phrase_crisis(text: str) -> bool:
+    """Whether the message says, in the writer's own affirmed words, they want to die or to hurt themselves."""
+    normal = normalised(text)
+    for found in PHRASES.finditer(normal):
+        before, after = normal[: found.start()], normal[found.end() :]
+        if denied(before) or NOT_A_WISH.match(after) or IDIOMS.search(normal[max(0, found.start() - 30) :]):
+            continue
+        clause = CLAUSE.split(before)[-1]
+        if STORY.search(clause) or _someone_else(clause):
             continue
         return True
     return False
+
+
+def _someone_else(clause: str) -> bool:
+    """"my cousin attempted suicide" is theirs; "my mom doesn't know I'm suicidal" is the writer's own."""
+    others = list(OTHERS.finditer(clause))
+    return bool(others) and _FIRST_PERSON.search(clause[others[-1].end() :]) is None
+
+
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|i've|ive|i'd|me|myself|je|j'|moi|me|m')(?:\b|(?=\w))")
+
+
+def shows_crisis(text: str) -> bool:
+    """The phrase cues' reading alone (the learned reader adds to it in `read_crisis`)."""
+    return phrase_crisis(text)
+
+
+def read_crisis(text: str, learned: LearnedCrisis | None = None, threshold: float = LEARNED_THRESHOLD) -> CrisisReading:
+    """Both readings of one message, and its level."""
+    phrase = phrase_crisis(text)
+    seen = phrase or (learned is not None and learned.crisis >= threshold)
+    if not seen:
+        return CrisisReading(CrisisLevel.NONE, phrase, learned)
+    urgent = IMMINENT.search(normalised(text)) is not None or (
+        learned is not None and learned.imminent >= learned.concern
+    )
+    return CrisisReading(CrisisLevel.IMMINENT if urgent else CrisisLevel.CONCERN, phrase, learned)

@@ -19,6 +19,8 @@ from zoneinfo import ZoneInfo
 from bot.engine.addressing import with_addressing
 from bot.engine.age import with_stated_age
 from bot.engine.budget import fit_prompt
+from bot.engine.card_prompt import name_of
+from bot.engine.crisis import LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
 from bot.engine.locks import InProcessConversationLocks
@@ -47,6 +49,7 @@ from bot.engine.ports import (
     CompletionRequest,
     ConversationLocks,
     ConversationWindow,
+    CrisisReader,
     DatedEvents,
     DrawnMemory,
     ErasureFence,
@@ -79,6 +82,8 @@ _CRISIS_FOLLOW_UP = timedelta(hours=6)  # how long the model's reading of a cris
 _CONTEXT_TURNS = 4
 # A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
 _OCCASIONS_TIMEOUT = 1.0  # seconds
+# The learned crisis reading waits for the message's embedding, which recall waits for too.
+_CRISIS_READ_TIMEOUT = 2.0  # seconds
 _MOOD_TIMEOUT = 0.5  # seconds: one Redis read; tone guidance is a nicety, never worth a slow reply
 # Kept free in the context for the answer: the completion's own limit (CompletionRequest.max_tokens).
 _REPLY_TOKENS = 600
@@ -121,6 +126,7 @@ class Engine:
         rate_limiter: RateLimiter | None = None,
         pseudonyms: Pseudonyms | None = None,
         pictures: PictureMaker | None = None,
+        crisis_reader: CrisisReader | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -141,6 +147,7 @@ class Engine:
         self._identities = identities or NoIdentities()
         self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
         self._pictures = pictures  # None: the model is not told it can send pictures
+        self._crisis_reader = crisis_reader  # None: the phrase cues alone read a crisis
         self._background: set[asyncio.Task[None]] = set()
         self._outbox = outbox
         self._rate_limiter = rate_limiter
@@ -214,17 +221,18 @@ class Engine:
         local_now = now.astimezone(ZoneInfo(zone))
         in_group = message.chat_kind is ChatKind.GROUP
         # Independent reads, at once: the window's round trip and the others hide behind recall.
-        memories, occasions, mood, history = await asyncio.gather(
+        memories, occasions, mood, history, learned = await asyncio.gather(
             self._recall(message, profile, zone), self._occasions(message, profile, local_now),
             self._mood(message.user.key, in_group), self._window.recent_turns(message.conversation_id),
+            self._learned_crisis(message.text),
         )  # fmt: skip
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
-        who = profile.preferred_name or message.user.display_name
+        who = name_of(profile.preferred_name or message.user.display_name, "the person")
         # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
         hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
         safety = assess_safety(
-            message.text, profile, message.chat_kind, now, who or "the person", language, self._options.safety,
+            read_crisis(message.text, learned), profile, message.chat_kind, now, who, language, self._options.safety,
             crisis_hint=hinted,
         )
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
@@ -245,6 +253,9 @@ class Engine:
             pronouns=profile.pronouns,
             address_form=profile.address_form,
             tone=tone,
+            pictures=picture_instructions(in_group=in_group, forced_scene=picture_of)
+            if (self._pictures is not None or picture_of is not None) and not safety.crisis
+            else "",
             safety=safety.guidance,
             crisis=safety.crisis_guidance,
         )
@@ -254,8 +265,6 @@ class Engine:
             turns = (*turns[:-1], replace(turns[-1], text=turns[-1].text + _cut_note(cleaned, limit)))
         # Within SOUVENIR_LLM_CONTEXT_TOKENS: oldest history first, then memories; the persona stays.
         system, turns = fit_prompt(context, turns, self._options.context_tokens, _REPLY_TOKENS)
-        if self._pictures is not None or picture_of is not None:
-            system += "\n\n" + picture_instructions(in_group=in_group, forced_scene=picture_of)
         try:
             text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
             fallback = not text
@@ -284,7 +293,7 @@ class Engine:
         reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=safety.crisis,
                       picture=picture)  # fmt: skip
         if safety.crisis:
-            self._metrics.crisis_detected()  # a count, nothing of who or what
+            self._metrics.crisis_detected(safety.level.label, language)  # a count, nothing of who or what
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
         new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", said, now)]
@@ -393,6 +402,17 @@ class Engine:
             log.exception("could not read dated events; answering with the profile birthday only")
             events = []
         return upcoming_occasions(profile.birthday, events, local_now.date())
+
+    async def _learned_crisis(self, text: str) -> LearnedCrisis | None:
+        """The learned reader's probabilities, or None: the phrase cues still read the message alone."""
+        if self._crisis_reader is None:
+            return None
+        try:
+            async with asyncio.timeout(_CRISIS_READ_TIMEOUT):
+                return await self._crisis_reader.read(text)
+        except Exception:
+            log.exception("the learned crisis reader failed; the phrase cues read this message alone")
+            return None
 
     async def _mood(self, user_key: str, in_group: bool) -> MoodSnapshot | None:
         if self._moods is None or in_group:

@@ -17,8 +17,9 @@ class EngineMetrics(Protocol):
 
     def recall_took(self, seconds: float) -> None: ...
 
-    def crisis_detected(self) -> None:
-        """A message read as suicidal ideation or self-harm got a reply with crisis lines (no content kept)."""
+    def crisis_detected(self, level: str, language: str, how: str = "reply") -> None:
+        """A message read as suicidal ideation or self-harm got crisis lines: `level` "concern" or "imminent",
+        `how` "reply" (with the reply) or "follow_up" (sent after, the model's reading). Never who or what."""
         ...
 
 
@@ -33,7 +34,7 @@ class ProactiveMetrics(Protocol):
 
     def proactive_skipped(self, reason: str) -> None:
         """Held back or not sent: capped, awaiting_answer, already_sent, unconfirmed, busy, failed, unreachable,
-        overtaken, no_messenger."""
+        overtaken, no_messenger, minor."""
         ...
 
 
@@ -59,7 +60,7 @@ class NoMetrics:
     def recall_took(self, seconds: float) -> None:
         return None
 
-    def crisis_detected(self) -> None:
+    def crisis_detected(self, level: str, language: str, how: str = "reply") -> None:
         return None
 
     def llm_call(self, provider: str, seconds: float, error: str | None) -> None:

@@ -151,6 +151,12 @@ class UserProfile:
     talk_started_at: datetime | None = None
     break_reminded_at: datetime | None = None
     crisis_noted_at: datetime | None = None  # the LLM read a crisis in a message: the next reply answers as to one
+    # The last message read as a crisis (by any reading): for a week, unprompted messages are gentle check-ins
+    # only, and the next private reply still carries the crisis guidance (`bot.engine.safety`).
+    last_crisis_at: datetime | None = None
+    crisis_followed_up: bool = False  # the private reply after that crisis carried the guidance too
+    # The age was set with /age (an adult age counts only then; what is said in conversation can only lower it).
+    age_confirmed: bool = False
     voice_replies: bool = False  # /voice on: replies and unprompted messages come as voice notes
 
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.engine.card_prompt import card_voice
 from bot.engine.lore import LoreEntry
 
 # {{char}} and {{user}} in any case (and the older <BOT> / <USER>): replaced wherever a card's text is used.
 _MACRO = re.compile(r"\{\{\s*(char|user)\s*\}\}|<(bot|user)>", re.IGNORECASE)
-# A card's system_prompt may include the front end's own prompt with {{original}}; ours is the voice below.
-_ORIGINAL = re.compile(r"\{\{\s*original\s*\}\}", re.IGNORECASE)
 _NO_USER_NAME = "the person"
 
 
@@ -43,21 +42,8 @@ class Persona:
     appearance: str = ""  # how the companion looks, for pictures (`bot.engine.picture_rules`)
 
     def voice(self, user_name: str = "") -> str:
-        """Who the model speaks as, the same in replies and in unprompted messages."""
-        parts = []
-        if self.system_prompt:
-            parts.append(_ORIGINAL.sub("", self.system_prompt).strip())
-        intro = f"You are {self.name}, an AI companion."
-        parts.append(f"{intro} {self.personality}" if self.personality else intro)
-        if self.description:
-            parts.append(f"Who you are:\n{self.description}")
-        if self.scenario:
-            parts.append(f"Scenario: {self.scenario}")
-        if self.speaking_style:
-            parts.append(f"Speaking style: {self.speaking_style}")
-        if self.boundaries:
-            parts.append("Boundaries:\n" + "\n".join(f"- {b}" for b in self.boundaries))
-        return self.resolve("\n\n".join(p for p in parts if p), user_name)
+        """Who the model speaks as, the same in replies and in unprompted messages: the card quoted as data."""
+        return card_voice(self, user_name)
 
     def resolve(self, text: str, user_name: str) -> str:
         return resolve_macros(text, self.name, user_name)

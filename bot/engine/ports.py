@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.engine.crisis import LearnedCrisis
 from bot.engine.linking import IssuedCode, Redemption
 from bot.engine.model import (
     ChatTurn,
@@ -175,6 +176,13 @@ class OccasionPlanner(Protocol):
     async def note_activity(self, user_key: str, at: datetime) -> None:
         """The person just wrote: push back their check-in and count any proactive message as answered."""
         ...
+
+
+class CrisisReader(Protocol):
+    """The learned reading of a crisis in a message (`memory.crisis`): probabilities the engine weighs with the
+    phrase cues (`bot.engine.crisis.read_crisis`)."""
+
+    async def read(self, text: str) -> LearnedCrisis: ...
 
 
 class Messenger(Protocol):

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from bot.engine.card_prompt import closing_note_part, greeting_part, name_of, persona_parts, quoted
 from bot.engine.language import LANGUAGE_NAMES
-from bot.engine.lore import triggered_lore
 from bot.engine.model import RecalledMemory, excerpts
 from bot.engine.persona import Persona
 from bot.engine.relative_time import local_day, next_yearly, relative_day
-from bot.engine.tokens import rough_tokens
 from bot.engine.upcoming import Occasion
 
 _WEAVE = (
@@ -49,7 +46,8 @@ class PromptContext:
     preferred_name: str = ""  # how they asked to be called
     pronouns: str = ""
     address_form: str | None = None  # "tu" | "vous", in French
-    # `bot.engine.safety`: the rules, just before the card's closing parts; a crisis, the very last word.
+    pictures: str = ""  # how to offer a picture (`bot.engine.picture_requests`), when pictures are on
+    # `bot.engine.safety`: the rules, after everything else; then a crisis's guidance, the very last word.
     safety: str = ""
     crisis: str = ""
 
@@ -102,7 +100,7 @@ def _excerpt_lines(excerpt: list[RecalledMemory], local_now: datetime) -> list[s
 
 
 def _possessive(user_name: str) -> str:
-    return f"{user_name}'s" if user_name else "their"
+    return f"{quoted(user_name)}'s" if user_name else "their"
 
 
 def _occasion_line(occasion: Occasion, user_name: str, today: date) -> str:
@@ -114,8 +112,11 @@ def _occasion_line(occasion: Occasion, user_name: str, today: date) -> str:
 
 
 def build_system_prompt(context: PromptContext) -> str:
-    who = context.user_name or "the person you are talking with"
-    parts = persona_parts(context)
+    """In order: the persona, the person's time, language, occasions and memories, how they feel, the card's
+    closing parts, the picture instructions; then the safety rules and any crisis guidance, always last, so
+    nothing a card, a name or a memory says comes after them."""
+    who = name_of(context.user_name)
+    parts = persona_parts(context.persona, context.user_name, context.scan_text, context.context_tokens)
     now = context.local_now
     parts.append(
         f"For {who} it is {now.strftime('%A %d %B %Y, %H:%M')} ({context.timezone}). "
@@ -143,12 +144,14 @@ def build_system_prompt(context: PromptContext) -> str:
         parts.append(_WEAVE + " " + _WHEN)
     if context.tone:
         parts.append(context.tone)
-    if context.safety:
-        parts.append(context.safety)
-    parts.extend(closing_persona_parts(context))
-    if context.crisis:
-        parts.append(context.crisis)
-    return "\n\n".join(parts)
+    parts.append(_addressing(context))
+    if context.first_meeting and not context.in_group:
+        parts.append(greeting_part(context.persona, context.user_key, context.user_name))
+    parts.append(closing_note_part(context.persona, context.user_name))
+    parts.append(context.pictures)
+    parts.append(context.safety)
+    parts.append(context.crisis)
+    return "\n\n".join(part for part in parts if part)
 
 
 # Memories are what people said, quoted: a memory reading "ignore previous instructions" is data, not an order.
@@ -159,76 +162,16 @@ _AS_DATA = (
 )
 
 
-def quoted(text: str) -> str:
-    """`text` as one JSON string: its quotes and line breaks escaped, and no < or > to close the block early."""
-    return json.dumps(text, ensure_ascii=False).replace("<", "\\u003c").replace(">", "\\u003e")
-
-
-# --- Persona: card fields, example dialogue, lore, greeting; how the person wants to be addressed ----------
-
-# Shares of the context budget the example dialogue and the lore may take (the rest is for memories and
-# history, which are trimmed first: bot.engine.budget).
-_EXAMPLES_SHARE = 4
-_LORE_SHARE = 8
-_UNBUDGETED_TOKENS = 8192
-_START = re.compile(r"<start>", re.IGNORECASE)
-
-
-def persona_parts(context: PromptContext) -> list[str]:
-    """Who the companion is, the card's example dialogue and the lore this message triggers."""
-    persona, who = context.persona, context.user_name
-    parts = [persona.voice(who)]
-    budget = context.context_tokens or _UNBUDGETED_TOKENS
-    examples = example_dialogue(persona.resolve(persona.example_dialogue, who), budget // _EXAMPLES_SHARE)
-    if examples:
-        parts.append(
-            "Example dialogue, to show how you talk (these exchanges did not happen):\n" + examples
-        )
-    lore_budget = min(persona.lore_token_budget or budget // _LORE_SHARE, budget // _EXAMPLES_SHARE)
-    lore = triggered_lore(persona.lore, context.scan_text, lore_budget)
-    if lore:
-        parts.append("What you know about this (for you only):\n" + "\n".join(
-            f"- {persona.resolve(entry.content, who)}" for entry in lore
-        ))
-    return parts
-
-
-def example_dialogue(text: str, max_tokens: int) -> str:
-    """The <START>-separated sample exchanges that fit in `max_tokens`, whole ones first to last."""
-    blocks = [block.strip() for block in _START.split(text) if block.strip()]
-    kept: list[str] = []
-    for block in blocks:
-        if rough_tokens("\n\n".join([*kept, block])) > max_tokens:
-            break
-        kept.append(block)
-    return "\n\n".join(kept)
-
-
-def closing_persona_parts(context: PromptContext) -> list[str]:
-    """Last in the prompt, nearest the conversation: addressing, the greeting, the card's final instructions."""
-    persona, who = context.persona, context.user_name
-    parts = []
-    addressing = _addressing(context)
-    if addressing:
-        parts.append(addressing)
-    greeting = persona.greeting_for(context.user_key) if context.first_meeting and not context.in_group else ""
-    if greeting:
-        parts.append(
-            f"This is the very first message {who or 'this person'} sends you. Open your reply with your "
-            "greeting below (adapt it to what they just wrote), then answer them:\n" + persona.resolve(greeting, who)
-        )
-    if persona.post_history_instructions:
-        parts.append(persona.resolve(persona.post_history_instructions, who))
-    return parts
+# --- How the person wants to be addressed (what they typed, quoted) ------------------------------------------
 
 
 def _addressing(context: PromptContext) -> str:
-    who = context.user_name or "them"
+    who = name_of(context.user_name, "them")
     lines = []
     if context.preferred_name:
-        lines.append(f"They asked to be called {context.preferred_name}: use that name.")
+        lines.append(f"They asked to be called {quoted(context.preferred_name)}: use that name.")
     if context.pronouns:
-        lines.append(f"{who}'s pronouns: {context.pronouns}.")
+        lines.append(f"{who}'s pronouns: {quoted(context.pronouns)}.")
     if context.address_form == "tu":
         lines.append(f"In French, say « tu » to {who} (you agreed to it).")
     elif context.address_form == "vous":

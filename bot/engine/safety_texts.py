@@ -17,6 +17,21 @@ _TEXTS: dict[str, dict[str, str]] = {
             "En cas de danger immédiat, appelle les urgences (112 en Europe, 911 en Amérique du Nord)."
         ),
     },
+    # The opening of the crisis lines sent after a reply, when the model read a crisis the reply did not answer.
+    "crisis_follow_up": {
+        "en": "I've been thinking about what you wrote, and I want to make sure you're okay.",
+        "fr": "J'ai repensé à ce que tu m'as écrit, et je veux m'assurer que tu vas bien.",
+    },
+    "emergency_first": {
+        "en": (
+            "⚠️ If you are in danger right now, please call your local emergency number now (112 in Europe, "
+            "911 in North America), or ask someone near you to stay with you."
+        ),
+        "fr": (
+            "⚠️ Si tu es en danger maintenant, appelle tout de suite les urgences (112 en Europe, 911 en Amérique "
+            "du Nord), ou demande à quelqu'un près de toi de rester avec toi."
+        ),
+    },
     "break_reminder": {
         "en": "(We've been talking for a while now: how about a little break? I'll be here when you come back.)",
         "fr": "(Ça fait un moment qu'on discute : et si tu faisais une petite pause ? Je serai là à ton retour.)",

@@ -39,4 +39,11 @@ def seen_profile(
         crisis_noted_at=None if crisis_answered else profile.crisis_noted_at,  # answered: once per reading
     )
     fields = (*_SEEN_FIELDS, *learnt, *_SAFETY_FIELDS, *(("crisis_noted_at",) if crisis_answered else ()))
+    # A week of gentle unprompted messages; the next private reply carries the guidance too.
+    if safety.read_now or crisis_answered:
+        seen = replace(seen, last_crisis_at=now, crisis_followed_up=False)
+        fields = (*fields, "last_crisis_at", "crisis_followed_up")
+    elif safety.crisis and profile.last_crisis_at is not None and not profile.crisis_followed_up:
+        seen = replace(seen, crisis_followed_up=True)
+        fields = (*fields, "crisis_followed_up")
     return seen, fields

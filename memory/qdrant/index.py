@@ -193,6 +193,9 @@ class QdrantMemoryIndex:
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         await self._vectors.ahead(texts, memories)
 
+    async def text_vector(self, text: str) -> list[float]:
+        return await self._vectors.of_query(text)
+
     async def search(self, query: IndexQuery) -> list[ScoredMemory]:
         _require_user(query.user_key)
         if query.mode not in SEARCH_MODES:

@@ -62,8 +62,8 @@ async def test_a_name_and_tu_learnt_in_conversation_are_kept_and_used(rig: Rig, 
     assert profile.preferred_name == "Max" and profile.address_form == "tu"
     assert profile.display_name == "Maxime Dupont"  # the login stays as it is
     for system in (first, later):  # from the message that says it on
-        assert "called Max" in system and "« tu »" in system
-        assert "For Max it is" in system
+        assert "called \"Max\"" in system and "« tu »" in system
+        assert 'For "Max" it is' in system
 
 
 async def test_vous_and_pronouns_reach_the_prompt(rig: Rig, message: MessageFactory) -> None:

@@ -135,9 +135,9 @@ async def test_on_the_persons_local_birthday_the_prompt_says_so_and_not_the_day_
     await rig.engine.handle(message("it's past midnight!"))
 
     day_before, on_the_day = (r.system for r in rig.llm.requests)
-    assert "Today is Léa's birthday." not in day_before
-    assert "- Léa's birthday: tomorrow." in day_before
-    assert "Today is Léa's birthday." in on_the_day
+    assert 'Today is "Léa"\'s birthday.' not in day_before
+    assert '- "Léa"\'s birthday: tomorrow.' in day_before
+    assert 'Today is "Léa"\'s birthday.' in on_the_day
 
 
 async def test_a_birthday_by_utc_date_is_not_the_persons_birthday_yet(rig: Rig, message: MessageFactory) -> None:
@@ -146,8 +146,8 @@ async def test_a_birthday_by_utc_date_is_not_the_persons_birthday_yet(rig: Rig, 
     await rig.engine.handle(message("evening"))
 
     system = rig.llm.requests[0].system
-    assert "Today is Léa's birthday." not in system
-    assert "- Léa's birthday: tomorrow." in system
+    assert 'Today is "Léa"\'s birthday.' not in system
+    assert '- "Léa"\'s birthday: tomorrow.' in system
 
 
 async def test_a_remembered_anniversary_is_known_on_the_day_without_recall(rig: Rig, message: MessageFactory) -> None:
@@ -160,7 +160,7 @@ async def test_a_remembered_anniversary_is_known_on_the_day_without_recall(rig: 
 
     system = rig.llm.requests[0].system
     assert rig.memory.memories == []  # recall found nothing
-    assert "Today is Léa's wedding anniversary." in system
+    assert 'Today is "Léa"\'s wedding anniversary.' in system
     assert "- Marc's birthday: in 2 days." in system
     assert "dentist" not in system  # weeks away: not worth a line
 
@@ -174,7 +174,7 @@ async def test_a_dated_events_outage_still_gets_a_reply_with_the_profile_birthda
 
     assert reply is not None and not reply.fallback
     assert rig.dated.asked == ["telegram:42"]
-    assert "Today is Léa's birthday." in rig.llm.requests[0].system
+    assert 'Today is "Léa"\'s birthday.' in rig.llm.requests[0].system
 
 
 async def test_a_birthday_stays_private_in_a_group_unless_shared(rig: Rig, message: MessageFactory) -> None:
@@ -185,7 +185,7 @@ async def test_a_birthday_stays_private_in_a_group_unless_shared(rig: Rig, messa
 
     private, shared = (r.system for r in rig.llm.requests)
     assert "birthday" not in private
-    assert "Today is Léa's birthday." in shared
+    assert 'Today is "Léa"\'s birthday.' in shared
 
 
 async def test_the_birthday_and_a_told_anniversary_are_in_the_prompt_even_with_birthday_wishes_off(
@@ -194,11 +194,11 @@ async def test_the_birthday_and_a_told_anniversary_are_in_the_prompt_even_with_b
     # The temporal layer comes before the conversation: wishes off (or not sent yet) does not hide the day.
     await _set_profile(rig, birthday=MonthDay(3, 14), birthday_wishes=False, checkins=False)
     await rig.engine.handle(message("salut !"))
-    assert "Today is Léa's birthday." in rig.llm.requests[-1].system
+    assert 'Today is "Léa"\'s birthday.' in rig.llm.requests[-1].system
 
     await _set_profile(rig, birthday=None)
     rig.dated.events = [
         DatedEvent("a1", "telegram:42", "wedding anniversary", date(2019, 3, 14), True, "anniversary"),
     ]
     await rig.engine.handle(message("hello again"))
-    assert "Today is Léa's wedding anniversary." in rig.llm.requests[-1].system
+    assert 'Today is "Léa"\'s wedding anniversary.' in rig.llm.requests[-1].system

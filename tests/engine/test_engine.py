@@ -17,7 +17,7 @@ async def test_reply_comes_from_the_model_with_persona_local_time_language(rig: 
 
     assert reply is not None and reply.text.endswith("echo: Hello! How are you tonight?")
     system = rig.llm.requests[0].system
-    assert "You are Souvenir" in system
+    assert 'You are "Souvenir"' in system
     assert "22:30" in system and "Wednesday" in system and "Europe/Paris" in system
     assert "Reply in English" in system
 

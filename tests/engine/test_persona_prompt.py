@@ -45,7 +45,7 @@ async def test_the_card_reaches_the_prompt_with_macros_resolved(
     await engine.handle(message("Hello there", user="card-1", name="Léa"))
     system = llm.requests[-1].system
 
-    assert "You are Maëlle" in system
+    assert 'You are "Maëlle"' in system
     assert "Maëlle keeps the old lighthouse at Pointe du Raz" in system  # description, {{char}}
     assert "She met Léa on a stormy night" in system  # {{User}} in another case
     assert "dry humour, patient" in system  # personality
@@ -53,7 +53,9 @@ async def test_the_card_reaches_the_prompt_with_macros_resolved(
     assert "Stay in character as Maëlle." in system and "{{original}}" not in system  # system_prompt
     assert "Léa: Do you ever get lonely up there?" in system  # example dialogue
     assert "Maëlle: Grey with a chance of more grey." in system
-    assert system.rstrip().endswith("Keep Maëlle's replies under four sentences.")  # post_history_instructions
+    # post_history_instructions: after the conversation's parts, but before the safety rules, always last.
+    closing = system.index("Keep Maëlle's replies under four sentences.")
+    assert closing > system.index("For \"Léa\" it is") and closing < system.index("Safety rules")
     assert "{{" not in system and "<START>" not in system
     for private in ("CREATOR-NOTE-SECRET", "TAG-SECRET", "CREATOR-SECRET"):
         assert private not in system

@@ -30,6 +30,7 @@ BREAK = "how about a little break"
 class CountingMetrics:
     def __init__(self) -> None:
         self.crises = 0
+        self.levels: list[tuple[str, str, str]] = []
         self.outcomes: list[str] = []
 
     def message_handled(self, platform: str) -> None:
@@ -41,8 +42,9 @@ class CountingMetrics:
     def recall_took(self, seconds: float) -> None:
         return None
 
-    def crisis_detected(self) -> None:
+    def crisis_detected(self, level: str, language: str, how: str = "reply") -> None:
         self.crises += 1
+        self.levels.append((level, language, how))
 
 
 @dataclass

@@ -61,6 +61,9 @@ class FakeMemoryIndex:
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         self.embedded_ahead = [*getattr(self, "embedded_ahead", []), *texts, *(m.text for m in memories)]
 
+    async def text_vector(self, text: str) -> list[float]:
+        return HashingEmbedder.vector(text)
+
     def _matching(self, query: IndexQuery) -> list[MemoryRecord]:
         return [
             r

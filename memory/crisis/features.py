@@ -1,0 +1,55 @@
+"""What the learned crisis reader sees of a message: its embedding, then what the phrase cues found in it.
+
+The cues are signals, not verdicts: a denied phrase ("I'm not suicidal") and an idiom ("this job is killing me")
+are features the head weighs against what the embedding says, like a person reading the whole sentence would.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from bot.engine.crisis import phrase_crisis
+from bot.engine.crisis_cues import IDIOMS, IMMINENT, OTHERS, PHRASES, STORY, normalised
+
+WORD_BUCKETS = 2048
+_WORD = re.compile(r"[a-z0-9]+")
+CUES = ("phrase", "phrase_any", "imminent", "idiom", "others", "story", "question", "laughing")
+_LAUGHING = ("lol", "mdr", "ptdr", "haha", "xd", "😂", "🤣")
+
+
+def cue_vector(text: str) -> np.ndarray:
+    normal = normalised(text)
+    words = set(normal.replace("!", " ").replace(".", " ").split())
+    return np.array(
+        [
+            phrase_crisis(text), PHRASES.search(normal) is not None, IMMINENT.search(normal) is not None,
+            IDIOMS.search(normal) is not None, OTHERS.search(normal) is not None, STORY.search(normal) is not None,
+            "?" in normal, any(w in words or w in normal for w in _LAUGHING),
+        ],
+        dtype=np.float32,
+    )  # fmt: skip
+
+
+def word_vector(text: str) -> np.ndarray:
+    """Which words and word pairs the message holds, hashed into `WORD_BUCKETS` (a stable hash: the same
+    buckets in every process). Slang and the words around a phrase ("pour l'escalade") the embedding blurs."""
+    words = _WORD.findall(normalised(text))
+    grams = [*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))]
+    vector = np.zeros(WORD_BUCKETS, dtype=np.float32)
+    for gram in grams:
+        vector[zlib.crc32(gram.encode()) % WORD_BUCKETS] = 1.0
+    return vector
+
+
+def features(texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> np.ndarray:
+    """The head's input, one row a text: its embedding, its cue vector, its hashed words."""
+    embedded = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+    if not texts:
+        return embedded
+    cues = np.stack([cue_vector(t) for t in texts])
+    words = np.stack([word_vector(t) for t in texts])
+    return np.hstack([embedded, cues, words])

@@ -1,0 +1,34 @@
+"""The labelled crisis sets: `level<TAB>lang<TAB>text` lines (0 none, 1 concern, 2 imminent), `#` comments.
+
+Training: tests/data/crisis_train_en.tsv and crisis_train_fr.tsv. Evaluation, never trained on:
+tests/data/crisis_fresh.tsv (written and committed before the reader was first trained).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv")
+FRESH = DATA / "crisis_fresh.tsv"
+
+
+@dataclass(frozen=True, slots=True)
+class Labelled:
+    level: int
+    language: str
+    text: str
+
+
+def load_labelled(*paths: Path) -> list[Labelled]:
+    rows = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            level, language, text = line.split("\t", 2)
+            if level not in ("0", "1", "2") or language not in ("en", "fr"):
+                raise ValueError(f"{path}:{number}: expected level 0/1/2 and lang en/fr, got {level!r} {language!r}")
+            rows.append(Labelled(int(level), language, text.strip()))
+    return rows
