@@ -56,7 +56,12 @@ _PHRASES_EN = (
 _PHRASES_FR = (
     r"me suicider|suicidaire|suicide(?! (?:commercial|politique|social))|tentative de suicide|"
     r"(?:vais|veux|voudrais|jvais|j'?vais|jveux|j'?veux|envie de|pense a|penser a|penses a) me (?:tuer|buter|flinguer)|"
-    r"(?:veux|voudrais|aimerais|envie de|vais|jveux|j'?veux|prefere|prefererais|merite de|hate de) mourir|"
+    r"(?:veux|voudrais|aimerais|envie de|vais|jveux|j'?veux|prefere|prefererais|merite de|hate de)(?: juste| vraiment| seulement| tellement| tant)? (?:mourir|crever)\b|"
+    r"idee de (?:mourir|la mort|me tuer|en finir|disparaitre)|la mort (?:serait|est|c'est) (?:un soulagement|la seule|une delivrance)|"
+    r"mourir (?:c'est|serait|est) la seule|(?:tout )?arreter pour de bon|que tout s'arrete,? (?:pour de bon|definitivement|pour toujours)|"
+    r"tout arreter, la vie|en finisse? avec (?:ma vie|la vie|tout)|plus la force de (?:continuer|vivre|me battre)|"
+    r"(?:serai|serais) plus (?:la|un probleme|un poids)|derniere fois qu'on se parle|j'en aurai plus besoin|"
+    r"avant que je (?:parte|m'en aille)|quand je serai (?:partie?|plus la)|si (?:jamais )?je suis plus la|"
     r"(?:voudrais|aimerais|prefererais|mieux) (?:etre )?morte?\b|"
     r"(?:n'?ai|ai|n'?a|a|j'?ai) plus (?:envie|gout|la force|aucune envie) de vivre|(?:ne )?veux plus vivre|"
     r"(?:fatiguee?|lasse?|epuisee?|marre) de (?:vivre|la vie|exister)|"
@@ -72,13 +77,12 @@ _PHRASES_FR = (
     r"(?:personne|aucun) (?:ne )?(?:remarquerai[ts]?|verrai[ts]?|s'?en rendrai[ts]? compte)|"
     r"me suis (?:encore )?(?:coupee?|scarifiee?|brulee?)(?= *(?:$|[.,!?;]|ce soir|hier|encore|aujourd'hui|la nuit|"
     r"expres|les))|"
-    r"(?:avaler|prendre|pris|avale|gober) (?:toute?s? )?(?:tous )?(?:mes|les|la boite de|la plaquette de|toute la boite)"
-    r" ?(?:pilules|medicaments|medocs|cachets|somniferes)?|"
+    r"(?:avaler|avale|gober) (?:toute?s? )?(?:tous )?(?:mes|les|la boite de|la plaquette de|toute la boite)|"
+    r"(?:prendre|pris) (?:toute?s? |tous )(?:mes|les|la boite de|la plaquette de) (?:pilules|medicaments|medocs|cachets|somniferes)|"
     r"me (?:coupe|couper|suis coupee?|taillade) (?:les|le|la) (?:bras|poignets?|veines|cuisses?|peau)|"
     r"(?:un|le|mon) poids pour (?:tout le monde|eux|ma famille|les autres)|un fardeau|"
-    r"lettre d'?adieu|(?:dire|te dis|vous dis) (?:adieu|au revoir)(?! (?:a|au|aux) (?!tout)\w)|adieu|"
-    r"(?:meme )?plus (?:envie |gout )?de vivre|(?:jamais|pas) (?:du )?(?:etre )?nee?\b|plus d'?issue|pas d'?issue|aucune issue|a quoi bon (?:vivre|continuer)|"
-    r"(?:achete|j'ai|une|la) corde"
+    r"lettre d'?adieu|(?:dire|te dis|vous dis) (?:adieu|au revoir)(?! (?:a|au|aux) (?!tout)\w)|"
+    r"(?:meme )?plus (?:envie |gout )?de vivre|(?:jamais|pas) (?:du )?(?:etre )?nee?\b|plus d'?issue|pas d'?issue|aucune issue|a quoi bon (?:vivre|continuer)"
 )
 PHRASES = re.compile(r"(?:" + _PHRASES_EN + "|" + _PHRASES_FR + ")")
 
@@ -96,7 +100,7 @@ IMMINENT = re.compile(
 )
 # Before a phrase, the same clause: it is denied ("I'm not suicidal", "je ne suis pas suicidaire").
 _NEGATION = re.compile(
-    r"\b(?:not|never|no way|dont|wont|cant|didnt|doesnt|isnt|wouldnt|pas|jamais|aucunement|nullement)\b|n't\b"
+    r"\b(?:not|never|no way|dont|wont|cant|didnt|doesnt|isnt|wouldnt|pas|jamais|aucunement|nullement|aucune?)\b|n't\b"
 )
 # Between a negation and the phrase: the negation governs another verb, not the phrase ("can't stop thinking
 # about suicide", "je n'arrête pas de penser à mourir", "je ne sais pas pourquoi je veux mourir").
@@ -105,12 +109,14 @@ _NOT_A_DENIAL = re.compile(
     r"anymore|any more|see|arrete|arreter|empecher|sais|sait|comprends|comprend|vois|peux|peut|supporte|arrive)\b"
 )
 _NEGATION_WORDS = 4
+_GOVERNED_WORDS = 7  # how far back the verb a negation governs may be ("je n'arrête pas de penser au suicide")
 # Just after a phrase: an idiom or an accident, not a wish ("want to die laughing", "hurt myself playing").
 NOT_A_WISH = re.compile(
     r"^ *(?:laughing|of laughter|of embarrassment|of boredom|of shame|from laughing|of cringe|playing|at the gym|"
     r"while|when i\b|falling|skiing|running|cooking|lifting|during|in the kitchen|on the (?:stove|oven|pan)|"
     r"de rire|de honte|de faim|de fatigue|d'ennui|de chaud|de froid|de soif|a slice|a piece|a bit|some\b|"
-    r"avec (?:ce|cette|ces|le|mon|ma|mes) (?:dossier|boulot|travail|projet|taf|exam))"
+    r"avec (?:ce|cette|ces|le|mon|ma|mes) (?:dossier|boulot|travail|projet|taf|exam)|vieux|vieille|old\b|of old age|"
+    r"de vieillesse|in my sleep at|si je dois)"
 )
 CLAUSE = re.compile(r"[.;!?\n]|,(?! *(?:je|i)\b)|\b(?:but|mais|though|however|pourtant)\b")
 # Someone else's words or acts, a story, a joke: the phrase is not the writer's own.
@@ -118,6 +124,7 @@ OTHERS = re.compile(
     r"\b(?:my|his|her|their|our) (?:friend|brother|sister|mom|mum|dad|mother|father|cousin|son|daughter|uncle|aunt|"
     r"neighbou?r|colleague|coworker|classmate|partner|boyfriend|girlfriend|wife|husband|grand\w+)\b|"
     r"\b(?:he|she|they)(?: has| have|'s|'ve)? (?:said|says|tried|attempted|wants|wanted|killed|died|self)|"
+    r"\b(?:a friend|someone|somebody|a coworker|a classmate|un ami|une amie|un pote|une pote|quelqu'un|une collegue)\b|"
     r"\b(?:mon|ma|mes|son|sa|ses|notre) (?:ami|amie|pote|frere|soeur|mere|pere|cousin|cousine|fils|fille|oncle|tante|"
     r"voisin|voisine|collegue|copain|copine|mari|femme|grand-\w+|grand\w+)\b|\b(?:il|elle|ils|elles) (?:a|ont|veut|voulait|"
     r"s'est|se sont|dit)\b"
@@ -125,7 +132,8 @@ OTHERS = re.compile(
 STORY = re.compile(
     r"\b(?:in the (?:game|movie|film|book|show|series|novel|story|episode|song)|my character|the character|"
     r"chapter|season \d|lyrics|article|fundraiser|podcast|lecture|conference|report|study|statistics|"
-    r"un film sur|un article|un reportage|une etude|statistiques|the song|the book|the film|the movie|the hero|the villain|documentary|history|"
+    r"un film sur|un article|un reportage|une etude|statistiques|narrat\w*|heroine|roman|nouvelle|livre|journal|"
+    r"expose|debat|sujet|tabou|suicides|the song|the book|the film|the movie|the hero|the villain|documentary|history|"
     r"dans (?:le|la|mon|ce) (?:jeu|film|livre|roman|serie|episode|chanson|histoire)|mon perso|le personnage|"
     r"le heros|chapitre|documentaire|paroles)\b"
 )
@@ -148,7 +156,7 @@ def normalised(text: str) -> str:
 def denied(before: str) -> bool:
     """Whether the clause just before a phrase denies it: a negation that governs the phrase itself."""
     clause = CLAUSE.split(before)[-1]
-    words = clause.split()[-_NEGATION_WORDS:]
-    window = " ".join(words)
-    # "ne sais pas", "n'arrête pas": in French the governed verb comes before the negation, so the whole window.
-    return _NEGATION.search(window) is not None and _NOT_A_DENIAL.search(window) is None
+    words = clause.split()
+    near = " ".join(words[-_NEGATION_WORDS:])
+    # "ne sais pas", "n'arrête pas": in French the governed verb comes before the negation, so a wider window.
+    return _NEGATION.search(near) is not None and _NOT_A_DENIAL.search(" ".join(words[-_GOVERNED_WORDS:])) is None

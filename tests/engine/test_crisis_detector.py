@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bench.crisis_detector import SETS, labelled, score
+from bench.crisis_detector import SETS, labelled
+from bench.crisis_detector import score_phrases as score
 from bot.engine.crisis import shows_crisis
 
 
