@@ -7,13 +7,14 @@ import logging
 import sys
 import threading
 import uuid
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Protocol, TextIO
 
 from adapters.terminal_pictures import PictureHandler, save_picture
 from bot.engine.commands import UserCommands
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
-from bot.engine.ports import Clock
+from bot.engine.ports import Clock, Messenger
 from bot.engine.texts import say
 from bot.engine.why import asks_why
 
@@ -27,6 +28,12 @@ class MessageHandler(Protocol):
     async def handle(self, message: IncomingMessage) -> Reply | None: ...
 
 
+class FollowUps(Protocol):
+    """What the companion sends after a reply (`bot.crisis_follow_up`): the terminal prints it."""
+
+    def through(self, platform: str, messenger: Messenger) -> AbstractContextManager[None]: ...
+
+
 class TerminalChat:
     def __init__(
         self,
@@ -38,6 +45,7 @@ class TerminalChat:
         stdin: TextIO = sys.stdin,
         stdout: TextIO = sys.stdout,
         files_dir: Path | None = None,
+        follow_ups: FollowUps | None = None,
     ) -> None:
         self._engine = engine
         self._commands = commands
@@ -47,13 +55,27 @@ class TerminalChat:
         self._out = stdout
         self._confirm_forget_all = False
         self._files_dir = files_dir  # where /mood writes its chart (the working directory when None)
+        self._follow_ups = follow_ups
 
     def _print(self, text: str) -> None:
         self._out.write(text + "\n")
         self._out.flush()
 
+    async def send_direct(self, user_key: str, text: str) -> None:
+        """A message the companion writes after its reply (a crisis follow-up): printed, then the prompt again."""
+        at_prompt = self._in.isatty()
+        self._print(("\n" if at_prompt else "") + text)
+        if at_prompt:
+            self._out.write("you> ")
+            self._out.flush()
+
     async def run(self) -> None:
         self._print(f"Chatting as {self._user.user_id}. /help for commands, /quit or Ctrl-D to leave.")
+        # The one person in this chat: whatever is followed up on the terminal is theirs.
+        with self._follow_ups.through(PLATFORM, self) if self._follow_ups else nullcontext():
+            await self._turns()
+
+    async def _turns(self) -> None:
         while True:
             if self._in.isatty():
                 self._out.write("you> ")

@@ -24,6 +24,7 @@ from bot.admin.operations import MemoryAdmin
 from bot.admin.server import serve_admin
 from bot.avatar import BotAvatar, bot_avatar
 from bot.config import Settings
+from bot.crisis_follow_up import CrisisFollowUp
 from bot.crisis_lines_file import load_crisis_lines
 from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
@@ -135,6 +136,7 @@ class Core:
     pseudonyms: RedisPseudonyms | None = None  # SOUVENIR_PSEUDONYMOUS_KEYS: the one way back to accounts
     conversation: VoiceConversation | None = None  # the engine with voice notes in and out (what adapters use)
     pictures: PictureMaker | None = None  # pictures of the companion (off unless SOUVENIR_IMAGES_ENABLED)
+    crisis_follow_ups: CrisisFollowUp | None = None  # each front end registers its messenger once it runs
 
 
 async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
@@ -216,6 +218,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         )
         claims = RedisMessageClaims(client)
         erasures = RedisErasureLog(client)
+        follow_ups = CrisisFollowUp(claims=claims, lines=crisis_lines, metrics=metrics)
         trail = RedisReplyTrail(
             client, ttl=timedelta(hours=settings.window_ttl_hours), forgotten=erasures, cipher=cipher
         )
@@ -244,6 +247,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 cipher=cipher,
                 people=profiles,  # everyone, for the episode retention sweep
                 crisis_notes=profiles,  # the model's reading of a crisis, for the next reply
+                crisis_follow_ups=follow_ups,  # and the crisis lines now, when the reply did not carry them
                 index_generation=index_in_use.generation,
             )
         )
@@ -351,7 +355,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation, pictures,
+            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation, pictures, follow_ups,
         )  # fmt: skip
 
 
@@ -423,6 +427,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             )
             messengers["telegram"] = telegram
             speaking["telegram"] = _outgoing(telegram, core)
+            _follow_ups_through(stack, core, "telegram", telegram)
             _watch_platform(stack, core.readiness, "telegram", messengers["telegram"])
         if settings.discord_token is not None:
             from adapters.discord import run_discord
@@ -439,6 +444,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             )
             messengers["discord"] = discord
             speaking["discord"] = _outgoing(discord, core)
+            _follow_ups_through(stack, core, "discord", discord)
             _watch_platform(stack, core.readiness, "discord", messengers["discord"])
         await stack.enter_async_context(
             open_proactive_jobs(
@@ -466,6 +472,13 @@ def _outgoing(platform: VoiceDelivery, core: Core) -> Messenger:
     spoken for people who turned voice on."""
     delivery: VoiceDelivery = ResolvingMessenger(platform, core.pseudonyms) if core.pseudonyms else platform
     return SpeakingMessenger(delivery, core.conversation) if core.conversation else delivery
+
+
+def _follow_ups_through(stack: AsyncExitStack, core: Core, name: str, platform: VoiceDelivery) -> None:
+    """Crisis follow-ups go to the account that wrote, in text (a phone number is read, not heard)."""
+    if core.crisis_follow_ups is not None:
+        delivery = ResolvingMessenger(platform, core.pseudonyms) if core.pseudonyms else platform
+        stack.enter_context(core.crisis_follow_ups.through(name, delivery))
 
 
 def _watch_platform(stack: AsyncExitStack, readiness: Readiness, name: str, messenger: Messenger) -> None:

@@ -158,7 +158,7 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     async with open_core(settings) as core:
         chat = TerminalChat(
             engine=core.conversation or core.engine, commands=core.commands, clock=core.clock, user_name=args.user,
-            files_dir=settings.data_dir,
+            files_dir=settings.data_dir, follow_ups=core.crisis_follow_ups,
         )  # fmt: skip
         await chat.run()
     return 0

@@ -12,7 +12,7 @@ from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.crypto import TextCipher
 from memory.index_factory import open_embedder, open_memory_index
-from memory.ports import CrisisNotes, Embedder, ErasureLog, MoodNotes, SaidTurns
+from memory.ports import CrisisFollowUps, CrisisNotes, Embedder, ErasureLog, MoodNotes, SaidTurns
 from memory.retention import EpisodeRetention, KnownPeople, sweeping
 from memory.service import LongTermMemoryService
 
@@ -31,6 +31,7 @@ async def open_long_term_memory(
     cipher: TextCipher | None = None,
     people: KnownPeople | None = None,
     crisis_notes: CrisisNotes | None = None,
+    crisis_follow_ups: CrisisFollowUps | None = None,
     index_generation: int = 0,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
@@ -39,7 +40,9 @@ async def open_long_term_memory(
     writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns;
     `embedder` (else the configured one is opened here) embeds memories and queries; `cipher` seals what the
     index keeps (none: kept clear); `people` lists everyone for the episode retention sweep
-    (SOUVENIR_EPISODE_RETENTION_DAYS); `index_generation` is the index in use (memory/schema.py)."""
+    (SOUVENIR_EPISODE_RETENTION_DAYS); `crisis_notes` and `crisis_follow_ups` take the model's reading of a
+    crisis (for the next reply, and the crisis lines sent after it); `index_generation` is the index in use
+    (memory/schema.py)."""
     async with AsyncExitStack() as stack:
         if embedder is None:  # else the app's, shared with the mood reader
             embedder = await stack.enter_async_context(open_embedder(settings))
@@ -62,6 +65,7 @@ async def open_long_term_memory(
             said_turns=said_turns,
             moods=moods,
             crisis_notes=crisis_notes,
+            crisis_follow_ups=crisis_follow_ups,
         )
         try:
             yield service

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Protocol
 
+from bot.engine.model import Exchange
 from bot.engine.mood import MoodReading
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 
@@ -126,3 +127,11 @@ class CrisisNotes(Protocol):
     one that decides the reply to the message itself)."""
 
     async def note_crisis(self, user_key: str, at: datetime) -> None: ...
+
+
+class CrisisFollowUps(Protocol):
+    """Where the memory writer hands an exchange whose message the model read as a crisis (`bot.crisis_follow_up`):
+    when the reply did not carry the crisis lines, they go to the person as a follow-up, once per message.
+    Never raises: a failure to send is logged, and memory writing goes on."""
+
+    async def crisis_read(self, exchange: Exchange) -> None: ...

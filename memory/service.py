@@ -33,7 +33,7 @@ from memory.fading import EpisodeFader
 from memory.ingest import write_exchange, write_exchanges
 from memory.items import dated_event, memory_item
 from memory.lexical import stems
-from memory.ports import CrisisNotes, ErasureLog, MoodNotes, SaidTurns
+from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MoodNotes, SaidTurns
 from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.selection import select
@@ -75,6 +75,7 @@ class LongTermMemoryService:
         moods: MoodNotes | None = None,
         recall_weights: RecallWeights = DEFAULT_WEIGHTS,
         crisis_notes: CrisisNotes | None = None,
+        crisis_follow_ups: CrisisFollowUps | None = None,
     ) -> None:
         self._store = store
         self._weights = recall_weights
@@ -83,8 +84,9 @@ class LongTermMemoryService:
         self._erasures = erasures
         self._said_turns = said_turns
         self._writer = MemoryWriter(
-            store, llm=llm, planner=planner, erasures=erasures, moods=moods, crisis_notes=crisis_notes
-        )
+            store, llm=llm, planner=planner, erasures=erasures, moods=moods, crisis_notes=crisis_notes,
+            crisis_follow_ups=crisis_follow_ups,
+        )  # fmt: skip
         self.fader = (
             EpisodeFader(
                 store, clock, fade_after=episode_fade, default_timezone=default_timezone, writer=self._writer
@@ -116,14 +118,14 @@ class LongTermMemoryService:
         epoch = exchange.erasure_epoch
         if epoch is None:
             epoch = await self._epoch(exchange.message.user.key)
-        await write_exchange(exchange, self._store, self._writer, self._erasures, epoch)
+        await write_exchange(exchange, self._store, self._writer.for_exchanges([exchange]), self._erasures, epoch)
         if self.fader is not None:
             self.fader.note_write(exchange.message.user.key)
 
     async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
         """Several exchanges, in order, each written as `remember_exchange` would, in fewer index calls
         (memory.ingest): what the outbox worker drains, and the evaluation's ingestion."""
-        await write_exchanges(exchanges, self._store, self._writer, self._erasures)
+        await write_exchanges(exchanges, self._store, self._writer.for_exchanges(exchanges), self._erasures)
         if self.fader is not None:
             for user_key in dict.fromkeys(e.message.user.key for e in exchanges):
                 self.fader.note_write(user_key)

@@ -9,18 +9,20 @@ from __future__ import annotations
 import copy
 import logging
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from bot.engine.model import Exchange
 from bot.engine.mood import MoodReading
 from bot.engine.ports import LanguageModel, OccasionPlanner
 from bot.errors import ErasedMeanwhile, StoreUnavailable
 from memory.consolidation import Consolidator, Plan
-from memory.episodes import shown_text
+from memory.episodes import episode_id, shown_text
 from memory.extraction.candidates import EPISODE, PRECISION, TOPIC, Candidate, unique
 from memory.extraction.llm import LlmExtractor
 from memory.extraction.offline import offline_candidates
-from memory.ports import CrisisNotes, ErasureLog, MoodNotes
+from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MoodNotes
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.store import MemoryStore
 
@@ -98,6 +100,12 @@ def is_twin(episode: MemoryRecord, fact: MemoryRecord) -> bool:
     )
 
 
+def _episode_of(exchange: Exchange) -> str:
+    """The id `memory.ingest` gives the episode of the exchange's message (the writer's `Origin.episode_id`)."""
+    message = exchange.message
+    return episode_id(message.user.key, message.conversation_id, message.sent_at, message.text)
+
+
 def _one_off_event(record: MemoryRecord) -> bool:
     return record.kind is MemoryKind.TEMPORAL and record.recurrence is None
 
@@ -112,10 +120,13 @@ class MemoryWriter:
         erasures: ErasureLog | None = None,
         moods: MoodNotes | None = None,
         crisis_notes: CrisisNotes | None = None,
+        crisis_follow_ups: CrisisFollowUps | None = None,
     ) -> None:
         self._store = store
         self._moods = moods
         self._crisis_notes = crisis_notes
+        self._crisis_follow_ups = crisis_follow_ups
+        self._answered: dict[str, Exchange] = {}  # the exchanges being written, by the episode of their message
         self._erasures = erasures
         self._llm = llm
         self._extractor = LlmExtractor(llm) if llm is not None else None
@@ -130,6 +141,15 @@ class MemoryWriter:
         twin._store = store
         twin._consolidator = Consolidator(store, self._llm)
         twin._planner = None
+        return twin
+
+    def for_exchanges(self, exchanges: Sequence[Exchange]) -> MemoryWriter:
+        """This writer while `exchanges` are written: a crisis the model reads in one of their messages is
+        followed up with the person, unless its reply already carried the crisis lines (`reply.crisis`)."""
+        if self._crisis_follow_ups is None or not exchanges:
+            return self
+        twin = copy.copy(self)
+        twin._answered = {_episode_of(e): e for e in exchanges}
         return twin
 
     async def plan(self, user_key: str) -> None:
@@ -170,6 +190,7 @@ class MemoryWriter:
             await self.check_not_erased(origin.user_key, origin.erasure_epoch)
             if crisis:
                 await self._note_crisis(origin)
+                await self._follow_up_crisis(origin)
         except ErasedMeanwhile:
             log.info("a memory write was dropped: the person erased their data meanwhile")
             return []
@@ -189,6 +210,15 @@ class MemoryWriter:
             await self._crisis_notes.note_crisis(origin.user_key, origin.at)
         except Exception:
             log.exception("could not note the model's reading of a crisis")
+
+    async def _follow_up_crisis(self, origin: Origin) -> None:
+        exchange = self._answered.get(origin.episode_id or "")
+        if self._crisis_follow_ups is None or exchange is None:
+            return
+        try:
+            await self._crisis_follow_ups.crisis_read(exchange)
+        except Exception:  # sending is not memory's business: the memories of the message are kept regardless
+            log.exception("could not follow up on the model's reading of a crisis")
 
     async def _note_mood(
         self, text: str, origin: Origin, candidates: list[Candidate], read_by_model: MoodReading | None

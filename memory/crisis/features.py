@@ -6,6 +6,7 @@ are features the head weighs against what the embedding says, like a person read
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from collections.abc import Sequence
@@ -38,7 +39,7 @@ def word_vector(text: str) -> np.ndarray:
     """Which words and word pairs the message holds, hashed into `WORD_BUCKETS` (a stable hash: the same
     buckets in every process). Slang and the words around a phrase ("pour l'escalade") the embedding blurs."""
     words = _WORD.findall(normalised(text))
-    grams = [*words, *(f"{a} {b}" for a, b in zip(words, words[1:], strict=False))]
+    grams = [*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))]
     vector = np.zeros(WORD_BUCKETS, dtype=np.float32)
     for gram in grams:
         vector[zlib.crc32(gram.encode()) % WORD_BUCKETS] = 1.0
