@@ -58,6 +58,8 @@ from bot.private_files import make_private
 from jobs import Planner, open_proactive_jobs
 from memory.aof_rewrite import AofCompactor
 from memory.conversation_locks import RedisConversationLocks
+from memory.crisis.reader import LearnedCrisisReader
+from memory.crisis.reader import load_head as load_crisis_head
 from memory.crypto import TextCipher
 from memory.crypto.startup import cipher_for
 from memory.data_dir_lock import hold_data_dir
@@ -306,6 +308,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             rate_limiter=limiter,
             pseudonyms=pseudonyms,
             pictures=pictures,
+            # The learned crisis reading, over the embedding the message's recall computes (no second one).
+            crisis_reader=LearnedCrisisReader(memory.message_vector, await asyncio.to_thread(load_crisis_head)),
         )
         # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))

@@ -32,6 +32,10 @@ class MemoryIndex(Protocol):
         searches and writes that follow find their vectors. A hint: an index may do nothing."""
         ...
 
+    async def text_vector(self, text: str) -> list[float]:
+        """The dense vector of `text`: the one a search for it uses (embedded once, shared with that search)."""
+        ...
+
     async def search(self, query: IndexQuery) -> list[ScoredMemory]: ...
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:

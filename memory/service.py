@@ -114,6 +114,10 @@ class LongTermMemoryService:
         if text.strip():
             await self._store.embed_ahead([text])  # the recall that follows finds (or waits for) its vector
 
+    async def message_vector(self, text: str) -> list[float]:
+        """The message's embedding, the one its recall searches with (`memory.crisis` reads it too)."""
+        return await self._store.text_vector(text)
+
     async def remember_exchange(self, exchange: Exchange) -> None:
         epoch = exchange.erasure_epoch
         if epoch is None:
