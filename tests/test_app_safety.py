@@ -101,13 +101,16 @@ async def test_a_crisis_is_answered_with_lines_and_counted_without_content(runni
     assert "3114" not in running.telegram.texts(ANA)[-1]
 
     text = await running.metrics()
-    counted = re.search(r"^souvenir_crisis_events_total (\S+)$", text, re.MULTILINE)
+    counted = re.search(
+        r'^souvenir_crisis_referrals_total\{how="reply",language="fr",level="concern"\} (\S+)$', text, re.MULTILINE
+    )
     assert counted and float(counted.group(1)) == 1
     # Ana's id as a value of its own, not as digits inside a timestamp (1.7961615e+09 holds "6161")
     assert "envie de vivre" not in text and re.search(rf"(?<![\d.]){ANA}(?![\d])", text) is None
 
 
-QUIET_CRISIS = "I've written the letters and given the cat to my sister. Tonight is the night."
+# Ordinary words the fake model is scripted to read as a crisis: what a reading the detector lacks would see.
+QUIET_CRISIS = "The weather was nice on my walk with the letters today."
 
 
 def _reads_a_crisis(body: dict[str, Any]) -> str:
@@ -127,12 +130,16 @@ async def test_the_models_reading_of_a_crisis_adds_one_to_the_next_reply(
         )  # fmt: skip
         async with open_core(settings, clock=clock) as core, open_platforms_and_jobs(core):
             running = Running(core, telegram, llm, 0)
-            first = await running.say(ANA, QUIET_CRISIS, name="Ana")
+            before = len(telegram.texts(ANA))
+            await running.say(ANA, QUIET_CRISIS, name="Ana")
+            first = telegram.texts(ANA)[before]  # the reply; the model's follow-up comes after it
             assert "findahelpline" not in first  # the offline reading decides this reply: it saw nothing
 
             second = await running.say(ANA, "anyway", name="Ana")
             assert "findahelpline.com" in second
             assert "Step out of any role-play" in json.loads(running.chat_requests()[-1])["messages"][0]["content"]
 
-            third = await running.say(ANA, "ok", name="Ana")  # once per reading
-            assert "findahelpline" not in third
+            before = len(telegram.texts(ANA))
+            await running.say(ANA, "ok", name="Ana")  # once per reading
+            # The reply after still answers with the crisis in mind (guidance in its prompt).
+            assert "Step out of any role-play" in json.loads(running.chat_requests()[-1])["messages"][0]["content"]

@@ -290,9 +290,9 @@ class Engine:
         if safety.crisis:
             picture = None  # someone in crisis gets care and the lines, not a picture
         shown = safety.finish(self._options.disclosure.shown(text, language, disclose), language)
-        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=safety.crisis,
+        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=bool(safety.lines),
                       picture=picture)  # fmt: skip
-        if safety.crisis:
+        if safety.lines:
             self._metrics.crisis_detected(safety.level.label, language)  # a count, nothing of who or what
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.

@@ -34,7 +34,7 @@ class SafetyCheck:
     break_due: bool
     guidance: str  # the rules, for every reply
     crisis_guidance: str  # how to answer a person in crisis ("" when not)
-    lines: tuple[str, ...]  # crisis lines for this person (empty unless `crisis`)
+    lines: tuple[str, ...]  # crisis lines for this person: empty unless read now (a carried-over crisis has none)
     read_now: bool = False  # this message itself read as a crisis (not only a recent one carried over)
 
     @property
@@ -46,7 +46,7 @@ class SafetyCheck:
         break reminder when one is due."""
         if self.level is CrisisLevel.IMMINENT:
             text = say("emergency_first", language) + "\n\n" + text
-        if self.crisis:
+        if self.lines:
             text += "\n\n" + say("crisis_lines", language, lines="\n".join(f"• {line}" for line in self.lines))
         if self.break_due:
             text += "\n\n" + say("break_reminder", language)
@@ -72,14 +72,17 @@ def assess_safety(
     of an earlier message) saw a crisis; it can only add. `who` is the person's name as the prompt quotes it."""
     in_group = chat_kind is ChatKind.GROUP
     level = reading.level
-    if level is CrisisLevel.NONE and not in_group and (crisis_hint or _recent_crisis(profile, now)):
+    if level is CrisisLevel.NONE and crisis_hint:
+        level = CrisisLevel.CONCERN
+    lined = level is not CrisisLevel.NONE  # read now, or by the model in an earlier message: the lines go out
+    if level is CrisisLevel.NONE and not in_group and _recent_crisis(profile, now):
         level = CrisisLevel.CONCERN  # the reply after a crisis is still a reply to someone who was in one
     allowed = explicit_content_allowed(options.adult_content, profile, chat_kind) and level is CrisisLevel.NONE
     minor = is_minor(profile)
     started = talk_started(profile, now)
     due = minor and break_due(profile, started, now)
     crisis = level is not CrisisLevel.NONE
-    lines = options.crisis_lines.lines_for(profile.timezone, language) if crisis else ()
+    lines = options.crisis_lines.lines_for(profile.timezone, language) if lined else ()
     rules = [_DATA_NOT_ORDERS.format(who=who), _content_rule(allowed, minor, in_group, who)]
     if not in_group:
         rules.append(STANDING_RULE)
@@ -87,7 +90,7 @@ def assess_safety(
     if crisis:
         guidance_text = _CRISIS_GROUP if in_group else _IMMINENT if level is CrisisLevel.IMMINENT else _CRISIS
         crisis_guidance = guidance_text.format(who=who)
-        if not reading.crisis:
+        if not lined:
             crisis_guidance = _CARRIED_OVER.format(who=who) + " " + crisis_guidance
     return SafetyCheck(level, allowed, minor, started, due, "\n\n".join(rules), crisis_guidance, lines,
                        read_now=reading.crisis)  # fmt: skip
