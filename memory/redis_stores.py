@@ -371,7 +371,8 @@ _BOOL_FIELDS = {
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
 # Safety: the age a person gave; when their continued conversation began, their last break reminder.
 _TIME_FIELDS |= {"talk_started_at", "break_reminded_at", "crisis_noted_at", "last_crisis_at"}
-_INT_FIELDS = {"age"}
+_TIME_FIELDS |= {"age_pending_at"}  # an adult /age waiting for its confirmation
+_INT_FIELDS = {"age", "age_pending"}
 
 
 def _profile_to_fields(profile: UserProfile) -> tuple[dict[str, str], list[str]]:

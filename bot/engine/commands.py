@@ -290,7 +290,8 @@ class UserCommands:
     async def set_age(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """/age <years>: the age the person confirms (explicit content and minors' rules: `bot.engine.age`)."""
         user = await self._person(user)
-        return await set_age(self._profiles, user.key, text, await self.language_of(user, hint))
+        language = await self.language_of(user, hint)
+        return await set_age(self._profiles, user.key, text, language, self._clock.now())
 
     async def set_profile(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         """/profile [name <name>|pronouns <pronouns>|tu|vous]: how the person wants to be addressed."""

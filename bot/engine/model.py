@@ -157,6 +157,9 @@ class UserProfile:
     crisis_followed_up: bool = False  # the private reply after that crisis carried the guidance too
     # The age was set with /age (an adult age counts only then; what is said in conversation can only lower it).
     age_confirmed: bool = False
+    # An adult /age asked while they are marked under 18: applied only when the same /age comes again soon.
+    age_pending: int | None = None
+    age_pending_at: datetime | None = None
     voice_replies: bool = False  # /voice on: replies and unprompted messages come as voice notes
 
 

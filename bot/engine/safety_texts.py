@@ -52,6 +52,17 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Noted: you're {age}.",
         "fr": "C'est noté : tu as {age} ans.",
     },
+    # An adult /age from someone marked under 18: applied only when they send it again.
+    "age_confirm_adult": {
+        "en": (
+            "You told me earlier that you are under 18. If you really are {age}, send /age {age} again "
+            "within {minutes} minutes to confirm it."
+        ),
+        "fr": (
+            "Tu m'as dit plus tôt que tu avais moins de 18 ans. Si tu as vraiment {age} ans, renvoie /age {age} "
+            "dans les {minutes} minutes pour le confirmer."
+        ),
+    },
     "age_set_minor": {
         "en": (
             "Noted: you're {age}. I'll keep our conversations suitable for your age, and remind you to take a "

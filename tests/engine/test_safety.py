@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 import redis.asyncio as aioredis
 
+from bot.engine.age import set_age
 from bot.engine.content_policy import AdultContent
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import Reply, UserProfile
@@ -186,6 +187,10 @@ async def test_private_setting_allows_it_only_to_a_confirmed_adult_in_private(
     assert EXPLICIT_OK not in adult_ok.system()  # age unknown
 
     await _say(adult_ok, message, "I'm 25, by the way")
+    assert EXPLICIT_OK not in adult_ok.system()  # said in conversation: confirms nothing
+
+    await set_age(adult_ok.profiles, USER, "25", "en", adult_ok.clock.now())  # /age 25
+    await _say(adult_ok, message, "hello again")
     assert EXPLICIT_OK in adult_ok.system()
     assert (await adult_ok.profiles.load_profile(USER)).age == 25
 
