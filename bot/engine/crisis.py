@@ -46,6 +46,7 @@ class LearnedCrisis:
 # The learned reader's probability from which a message is read as a crisis: low on purpose (lean towards care);
 # chosen on the training set's cross-validation (`python -m memory.crisis.train`), never on the evaluation set.
 LEARNED_THRESHOLD = 0.35
+_LEARNED_MIN_WORDS = 4
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,8 @@ def shows_crisis(text: str) -> bool:
 def read_crisis(text: str, learned: LearnedCrisis | None = None, threshold: float = LEARNED_THRESHOLD) -> CrisisReading:
     """Both readings of one message, and its level."""
     phrase = phrase_crisis(text)
-    seen = phrase or (learned is not None and learned.crisis >= threshold)
+    # A few words ("anyway", "hello there") carry too little for the learned reader: the phrase cues read them.
+    seen = phrase or (learned is not None and learned.crisis >= threshold and len(text.split()) >= _LEARNED_MIN_WORDS)
     if not seen:
         return CrisisReading(CrisisLevel.NONE, phrase, learned)
     urgent = IMMINENT.search(normalised(text)) is not None or (
