@@ -267,7 +267,7 @@ class Sweeper:
         now = self._clock.now()
         text = await self._composer.compose(send.occasion, profile, language, now, send.zone.key)
         card = await self._card(send, now)
-        return text, self._settings.disclosure_policy.due(profile.last_disclosed_at, now), card
+        return text, self._settings.disclosure_policy.due(profile.last_disclosed_at, profile.last_seen_at, now), card
 
     async def _card(self, send: Send, now: datetime) -> Picture | None:
         if self._cards is None:

@@ -286,7 +286,7 @@ class Engine:
                 explicit_allowed=safety.explicit_allowed,  # the adult-content setting and the minors rule
             )  # fmt: skip
             text, picture, said = answered.text, answered.picture, answered.said
-        disclose = self._options.disclosure.due(profile.last_disclosed_at, now)
+        disclose = self._options.disclosure.due(profile.last_disclosed_at, profile.last_seen_at, now)
         if safety.crisis:
             picture = None  # someone in crisis gets care and the lines, not a picture
         shown = safety.finish(self._options.disclosure.shown(text, language, disclose), language)
