@@ -195,7 +195,7 @@ async def test_profile_in_the_terminal_sets_the_name_the_model_is_given(
     assert "Got it, I'll call you Maxou." in out and "Noted: he/him." in out
     chats = [r for r in fake_llm.requests if "response_format" not in r.body]
     system = str(chats[-1].body["messages"][0]["content"])
-    assert "called Maxou" in system and "he/him" in system
+    assert "called \"Maxou\"" in system and "he/him" in system
 
 
 async def test_with_voice_on_the_chat_writes_each_reply_as_an_ogg_opus_file_and_prints_its_path(

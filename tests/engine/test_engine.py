@@ -71,9 +71,12 @@ async def test_different_conversations_are_not_serialised(rig: Rig, message: Mes
 
 async def test_ai_disclosure_first_message_and_again_after_three_hours(rig: Rig, message: MessageFactory) -> None:
     first = await rig.engine.handle(message("hi"))
-    rig.clock.advance(hours=1)
+    rig.clock.advance(minutes=20)
     second = await rig.engine.handle(message("still me"))
-    rig.clock.advance(hours=2, minutes=1)
+    for _ in range(8):  # a continuing conversation: a message every 20 minutes
+        rig.clock.advance(minutes=20)
+        await rig.engine.handle(message("and again"))
+    rig.clock.advance(minutes=1)
     third = await rig.engine.handle(message("three hours later"))
 
     assert first is not None and first.disclosed and "AI" in first.text.split("\n")[0]
