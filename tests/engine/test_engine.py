@@ -73,10 +73,10 @@ async def test_ai_disclosure_first_message_and_again_after_three_hours(rig: Rig,
     first = await rig.engine.handle(message("hi"))
     rig.clock.advance(minutes=20)
     second = await rig.engine.handle(message("still me"))
-    for _ in range(8):  # a continuing conversation: a message every 20 minutes
+    for _ in range(7):  # a continuing conversation: a message every 20 minutes
         rig.clock.advance(minutes=20)
         await rig.engine.handle(message("and again"))
-    rig.clock.advance(minutes=1)
+    rig.clock.advance(minutes=21)
     third = await rig.engine.handle(message("three hours later"))
 
     assert first is not None and first.disclosed and "AI" in first.text.split("\n")[0]
