@@ -166,11 +166,14 @@ async def test_the_model_writes_with_memories_and_the_window_keeps_it(make_world
 
     sent = await world.run_until(datetime(2026, 3, 14, 9, tzinfo=UTC))
 
-    assert [d.text for d in sent] == ["Happy birthday Ana! Enjoy the first one in the new flat."]  # disclosed 1h ago
+    # Disclosed 1 h ago, but after that silence the wish opens a new interaction: told again.
+    assert [d.text for d in sent] == [
+        "(Just so you know: I'm an AI companion, not a person.)\n\nHappy birthday Ana! Enjoy the first one in the new flat."
+    ]
     assert "moved into a new flat in Lyon" in llm.requests[0].system
     assert "birthday" in llm.requests[0].system
     turns = await world.window.recent_turns("telegram:dm:42")
-    assert [(t.role, t.text) for t in turns] == [("assistant", sent[0].text)]
+    assert [(t.role, t.text) for t in turns] == [("assistant", sent[0].text.split("\n\n", 1)[1])]  # without it
 
 
 async def test_model_outage_falls_back_to_the_template_with_disclosure(make_world: WorldFactory) -> None:
