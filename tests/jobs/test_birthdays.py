@@ -168,7 +168,8 @@ async def test_the_model_writes_with_memories_and_the_window_keeps_it(make_world
 
     # Disclosed 1 h ago, but after that silence the wish opens a new interaction: told again.
     assert [d.text for d in sent] == [
-        "(Just so you know: I'm an AI companion, not a person.)\n\nHappy birthday Ana! Enjoy the first one in the new flat."
+        "(Just so you know: I'm an AI companion, not a person.)\n\n"
+        "Happy birthday Ana! Enjoy the first one in the new flat."
     ]
     assert "moved into a new flat in Lyon" in llm.requests[0].system
     assert "birthday" in llm.requests[0].system
