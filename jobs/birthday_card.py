@@ -10,7 +10,8 @@ from bot.engine.model import DM_SCOPE, RecallQuery, UserProfile, without_sensiti
 from bot.engine.picture_maker import PictureMaker
 from bot.engine.pictures import Picture
 from bot.engine.ports import LongTermMemory
-from jobs.compose import Occasion, first_name
+from jobs.after_crisis import in_week_after_crisis
+from jobs.unprompted import Occasion, first_name
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +26,11 @@ class BirthdayCards:
         self._memory = memory
 
     async def card_for(self, occasion: Occasion, profile: UserProfile, now: datetime, zone: str) -> Picture | None:
-        """The card, or None (not a birthday, pictures off, or the endpoint failed: the message goes alone)."""
+        """The card, or None (not a birthday, pictures off, or the endpoint failed: the message goes alone).
+        None the week after a crisis too: a festive card with a cake is exactly the party talk to leave out."""
         if occasion.template_key != BIRTHDAY_OCCASION or not self._pictures.enabled:
+            return None
+        if in_week_after_crisis(profile, now):
             return None
         touches = await self._touches(profile, now, zone)
         outcome = await self._pictures.draw(birthday_scene(first_name(profile), touches))

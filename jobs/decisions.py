@@ -13,14 +13,16 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.config import Settings
+from bot.engine.content_policy import is_minor
 from bot.engine.model import DatedEvent, UserProfile
 from bot.engine.ports import DatedEvents
 from jobs import members
 from jobs import occasions as oc
 from jobs import schedule as sc
-from jobs.compose import Occasion
+from jobs.after_crisis import week_after_crisis
 from jobs.due_store import ClaimRequest, DueStore
 from jobs.members import Member
+from jobs.unprompted import CHECKIN, Occasion
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,7 @@ class Move:
 
     member: Member
     at: datetime | None
+    skipped: str = ""  # a due message not sent, and why, as /metrics names it ("" when it was simply not due)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,8 +100,12 @@ class Decider:
         upcoming = oc.after_today(occurrences, now, zone)
         next_at = upcoming.fire_at if upcoming else None
         yearly_wish = event is None or event.yearly  # birthdays and anniversaries are never held back
-        request = self._request(member, due.on.isoformat(), now, zone, capped=not yearly_wish, idle=False)
         occasion = sc.event_occasion(event, due) if event else sc.birthday_occasion(profile, due)
+        # The week after a crisis an occasion note becomes a quiet check-in, and like a check-in it waits for an
+        # answer to the last message: one "thinking of you" left unanswered is enough.
+        occasion = week_after_crisis(occasion, profile, now)
+        idle = occasion.template_key == CHECKIN
+        request = self._request(member, due.on.isoformat(), now, zone, capped=not yearly_wish, idle=idle)
         return Send(request, occasion, profile, zone, next_at, held_until=next_at)
 
     def _checkin(self, member: Member, profile: UserProfile, zone: ZoneInfo, now: datetime) -> Decision:
@@ -108,6 +115,10 @@ class Decider:
             return Move(member, None)
         if profile.last_seen_at is not None and profile.last_seen_at + silence > now:
             return Move(member, profile.last_seen_at + silence)  # they wrote meanwhile
+        if is_minor(profile):
+            # Reaching out after a silence is engagement a minor should never get; occasions they told us about
+            # are still marked. The item stays, so an age corrected later brings check-ins back.
+            return Move(member, now + silence, skipped="minor")
         if oc.in_quiet_hours(now, zone, quiet):
             return Move(member, oc.quiet_hours_end(now, zone, quiet))
         today = oc.local_today(now, zone).isoformat()

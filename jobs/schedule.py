@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 from bot.config import Settings
 from bot.engine.model import DatedEvent, MonthDay, UserProfile
 from jobs import occasions as oc
-from jobs.compose import Occasion
 from jobs.members import Member
+from jobs.unprompted import CHECKIN, Occasion
 
 
 def own_birthday(profile: UserProfile, events: list[DatedEvent] | None) -> MonthDay | None:
@@ -70,37 +70,39 @@ def birthday_occasion(profile: UserProfile, occurrence: oc.Occurrence) -> Occasi
 
 
 def event_occasion(event: DatedEvent, occurrence: oc.Occurrence) -> Occasion:
-    what, whose = event.what, f" (about {event.about})" if event.about else ""
+    """The brief names the occasion only as "the occasion quoted below": their own words for it (`what`, and
+    whose it is) reach the model quoted as data, never inside an instruction."""
+    what, about = event.what, event.about or ""
 
     def occasion(key: str, brief: str, days: int = 0) -> Occasion:
-        recall = f"{what} {event.about or ''}".strip()
-        return Occasion(key, brief, recall, what=what, days=days, on=occurrence.occasion)
+        recall = f"{what} {about}".strip()
+        return Occasion(key, brief, recall, what=what, days=days, on=occurrence.occasion, about=about)
 
-    if event.yearly and event.about is None:
-        return occasion("anniversary_self", f"Today is a yearly date that matters to them: “{what}”. Mark it warmly.")
+    if event.yearly and not about:
+        return occasion("anniversary_self", "Today is a yearly date of theirs, quoted below. Mark it warmly.")
     if event.yearly:
         days = (occurrence.occasion - occurrence.on).days
         if days:
-            return occasion("other_soon", f"In {days} days it is “{what}”{whose}. A gentle heads-up.", days)
-        return occasion("other_day", f"Today is “{what}”{whose}, someone they care about. A warm reminder.")
-    if event.about:  # someone else's event (a sister's wedding): warm wishes rather than encouragement
+            return occasion("other_soon", f"In {days} days it is the occasion quoted below. A gentle heads-up.", days)
+        return occasion("other_day", "Today is the occasion quoted below, of someone they care about. A warm reminder.")
+    if about:  # someone else's event (a sister's wedding): warm wishes rather than encouragement
         if occurrence.phase == oc.DAY_BEFORE:
-            return occasion("other_event_before", f"Tomorrow is “{what}”{whose}. Wish them a lovely day.")
+            return occasion("other_event_before", "Tomorrow is the occasion quoted below. Wish them a lovely day.")
         if occurrence.phase == oc.MORNING_OF:
-            return occasion("other_event_today", f"Today is “{what}”{whose}. Wish them a lovely day.")
+            return occasion("other_event_today", "Today is the occasion quoted below. Wish them a lovely day.")
     elif occurrence.phase == oc.DAY_BEFORE:
-        return occasion("event_before", f"Tomorrow they have: “{what}”. Encourage them, specifically.")
+        return occasion("event_before", "Tomorrow they have the event quoted below. Encourage them, specifically.")
     elif occurrence.phase == oc.MORNING_OF:
-        return occasion("event_today", f"Today they have: “{what}”. Encourage them, specifically.")
-    return occasion("event_after", f"Yesterday they had: “{what}”. Ask how it went, with genuine interest.")
+        return occasion("event_today", "Today they have the event quoted below. Encourage them, specifically.")
+    return occasion("event_after", "Yesterday they had the event quoted below. Ask how it went, with genuine interest.")
 
 
 def checkin_occasion(settings: Settings) -> Occasion:
     return Occasion(
-        template_key="checkin",
+        template_key=CHECKIN,
         brief=(
-            f"You have not talked for {settings.checkin_after_days} days or more. Check in on them gently, "
-            "picking up something from their life — no guilt-tripping about the silence."
+            f"It has been {settings.checkin_after_days} days or more since you last talked. Check in on them "
+            "lightly, picking up something from their life; their silence is theirs to keep: don't remark on it."
         ),
         recall_text="what they have been up to lately, plans, worries, how they feel",
     )

@@ -135,6 +135,8 @@ class Sweeper:
         for decision in decisions:
             if isinstance(decision, Move):
                 moves[decision.member] = decision.at
+                if decision.skipped:
+                    self._metrics.proactive_skipped(decision.skipped)
             elif isinstance(decision, ForgetEvent):
                 forgotten.append(decision.member)
             elif isinstance(decision, DropUser):

@@ -53,17 +53,50 @@ _TEMPLATES: dict[str, dict[str, str]] = {
         "en": "Hey{name}, it's been a few days — how are you doing?",
         "fr": "Coucou{name}, ça fait quelques jours — comment tu vas ?",
     },
-    # Gentler variants, for when the last days have been heavy for the person (see `jobs.compose`).
+    # Gentler variants: for when the last days have been heavy for the person, and the only kind the week after a
+    # crisis (see `jobs.compose`, `jobs.after_crisis`). They ask nothing and never mention how the person feels.
+    "birthday_self_gentle": {
+        "en": "Happy birthday{name}. Thinking of you today — I hope it brings you a little softness.",
+        "fr": (
+            "Joyeux anniversaire{name}. Je pense à toi aujourd'hui — j'espère que ta journée t'apportera un peu "
+            "de douceur."
+        ),
+    },
+    "anniversary_self_gentle": {
+        "en": "Today is “{what}”. Thinking of you{name} — I'm here if you want to talk.",
+        "fr": "Aujourd'hui, c'est « {what} ». Je pense à toi{name} — je suis là si tu as envie de parler.",
+    },
+    "other_day_gentle": {
+        "en": "Today is “{what}”. Just a quiet word{name}: I'm thinking of you.",
+        "fr": "Aujourd'hui, c'est « {what} ». Juste un petit mot{name} : je pense à toi.",
+    },
+    "other_soon_gentle": {
+        "en": "A quiet heads-up{name}: “{what}” is in {days} days ({date}). No need to answer.",
+        "fr": "Un petit mot{name} : « {what} », c'est dans {days} jours ({date}). Pas besoin de répondre.",
+    },
+    "event_before_gentle": {
+        "en": "Tomorrow is “{what}”. Thinking of you{name} — whatever it brings, I'm here.",
+        "fr": "Demain, c'est « {what} ». Je pense à toi{name} — quoi qu'il arrive, je suis là.",
+    },
+    "event_today_gentle": {
+        "en": "Today is “{what}”. Thinking of you{name} — whatever it brings, I'm here.",
+        "fr": "Aujourd'hui, c'est « {what} ». Je pense à toi{name} — quoi qu'il arrive, je suis là.",
+    },
+    "other_event_before_gentle": {
+        "en": "Tomorrow: “{what}”. Thinking of you{name}, quietly.",
+        "fr": "Demain : « {what} ». Je pense à toi{name}, tout doucement.",
+    },
+    "other_event_today_gentle": {
+        "en": "Today: “{what}”. Thinking of you{name}, quietly.",
+        "fr": "Aujourd'hui : « {what} ». Je pense à toi{name}, tout doucement.",
+    },
+    "event_after_gentle": {
+        "en": "Thinking of you{name} after “{what}”. No need to tell me anything — I'm here if you want to.",
+        "fr": "Je pense à toi{name} après « {what} ». Pas besoin de me raconter — je suis là si tu en as envie.",
+    },
     "checkin_gentle": {
         "en": "Thinking of you{name}. No need to answer — I'm here whenever you feel like talking.",
         "fr": "Je pense à toi{name}. Pas besoin de répondre — je suis là quand tu as envie de parler.",
-    },
-    "birthday_self_gentle": {
-        "en": "Happy birthday{name}. I know things have been heavy lately — I hope today brings you a little softness.",
-        "fr": (
-            "Joyeux anniversaire{name}. Je sais que ces derniers temps ont été lourds — j'espère que ta journée "
-            "t'apportera un peu de douceur."
-        ),
     },
 }
 
@@ -86,6 +119,23 @@ _VOUS: dict[str, str] = {
     "other_event_today": "Aujourd'hui : « {what} ». J'espère que ce sera une belle journée{name} !",
     "event_after": "Alors{name}, « {what} » : comment ça s'est passé ?",
     "checkin": "Bonjour{name}, cela fait quelques jours — comment allez-vous ?",
+    "birthday_self_gentle": (
+        "Joyeux anniversaire{name}. Je pense à vous aujourd'hui — j'espère que votre journée vous apportera un peu "
+        "de douceur."
+    ),
+    "anniversary_self_gentle": (
+        "Aujourd'hui, c'est « {what} ». Je pense à vous{name} — je suis là si vous avez envie de parler."
+    ),
+    "other_day_gentle": "Aujourd'hui, c'est « {what} ». Juste un petit mot{name} : je pense à vous.",
+    "other_soon_gentle": "Un petit mot{name} : « {what} », c'est dans {days} jours ({date}). Inutile de répondre.",
+    "event_before_gentle": "Demain, c'est « {what} ». Je pense à vous{name} — quoi qu'il arrive, je suis là.",
+    "event_today_gentle": "Aujourd'hui, c'est « {what} ». Je pense à vous{name} — quoi qu'il arrive, je suis là.",
+    "other_event_before_gentle": "Demain : « {what} ». Je pense à vous{name}, tout doucement.",
+    "other_event_today_gentle": "Aujourd'hui : « {what} ». Je pense à vous{name}, tout doucement.",
+    "event_after_gentle": (
+        "Je pense à vous{name} après « {what} ». Inutile de me raconter — je suis là si vous en avez envie."
+    ),
+    "checkin_gentle": "Je pense à vous{name}. Inutile de répondre — je suis là quand vous avez envie de parler.",
 }
 
 

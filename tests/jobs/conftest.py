@@ -18,7 +18,14 @@ from jobs.planner import Planner
 from jobs.sweep import Sweeper
 from memory.redis_stores import RedisConversationWindow, RedisProfiles
 from tests.conftest import FakeClock
-from tests.jobs.fakes import Delivery, FakeMemory, InMemoryDatedEvents, RecordingMessenger, ScriptedLLM
+from tests.jobs.fakes import (
+    Delivery,
+    FakeMemory,
+    InMemoryDatedEvents,
+    RecordingMessenger,
+    RecordingMetrics,
+    ScriptedLLM,
+)
 
 
 @dataclass
@@ -36,6 +43,7 @@ class World:
     lease: timedelta
     sweepers: list[Sweeper] = field(default_factory=list)
     moods: MoodState | None = None  # how the person has been feeling, when a test gives it
+    metrics: RecordingMetrics = field(default_factory=RecordingMetrics)
 
     def sweeper(self, *, llm: ScriptedLLM | None = None, messenger: Messenger | None = None) -> Sweeper:
         return Sweeper(
@@ -47,6 +55,7 @@ class World:
             composer=Composer(llm=llm or self.llm, memory=self.memory, moods=self.moods),
             messengers={"telegram": messenger or self.messenger},
             clock=self.clock,
+            metrics=self.metrics,
         )
 
     async def add_user(self, user_key: str = "telegram:42", **fields: Any) -> UserProfile:

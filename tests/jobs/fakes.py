@@ -88,3 +88,17 @@ class FakeMemory:
 
     async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
         return None
+
+
+@dataclass
+class RecordingMetrics:
+    """What the sweep reports to /metrics about unprompted messages."""
+
+    sent: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+    def proactive_sent(self) -> None:
+        self.sent += 1
+
+    def proactive_skipped(self, reason: str) -> None:
+        self.skipped.append(reason)

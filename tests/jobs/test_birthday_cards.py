@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
@@ -61,9 +62,9 @@ def _sweeper(world: World, messenger: RecordingMessenger, cards: BirthdayCards |
     )  # fmt: skip
 
 
-async def _birthday(world: World, sweeper: Sweeper) -> None:
+async def _birthday(world: World, sweeper: Sweeper, **fields: Any) -> None:
     world.clock.current = datetime(2026, 3, 13, 12, tzinfo=UTC)
-    await world.add_user(birthday=MonthDay(3, 14), timezone="Europe/Paris", display_name="Ana Lima")
+    await world.add_user(birthday=MonthDay(3, 14), timezone="Europe/Paris", display_name="Ana Lima", **fields)
     world.clock.current = datetime(2026, 3, 14, 8, tzinfo=UTC)  # 09:00 in Paris
     await sweeper.tick()
 
@@ -104,3 +105,16 @@ async def test_with_pictures_off_or_a_failed_card_the_message_goes_alone(
     cards = BirthdayCards(_maker(redis_client, images), failing_world.memory)
     await _birthday(failing_world, _sweeper(failing_world, failing, cards))
     assert failing.cards == [] and ["Happy birthday Ana" in d.text for d in failing.deliveries] == [True]
+
+
+async def test_no_festive_card_in_the_week_after_a_crisis(
+    make_world: WorldFactory, redis_client: aioredis.Redis, server: FakeOpenAI, images: OpenAIImages
+) -> None:
+    world = await make_world()
+    messenger = PictureRecordingMessenger(world.clock)
+    cards = BirthdayCards(_maker(redis_client, images), world.memory)
+    await _birthday(world, _sweeper(world, messenger, cards), last_crisis_at=datetime(2026, 3, 11, 22, tzinfo=UTC))
+
+    assert messenger.cards == [] and server.images.requests == []
+    [quiet] = messenger.deliveries
+    assert "Happy birthday Ana. Thinking of you today" in quiet.text and "🎂" not in quiet.text

@@ -91,3 +91,16 @@ async def test_checkin_due_in_the_same_sweep_as_the_birthday_wish_stays_quiet(ma
 
     assert [d.at for d in sent] == [datetime(2026, 3, 14, 8, 5, tzinfo=UTC)]
     assert "Happy birthday" in sent[0].text
+
+
+async def test_a_known_minor_gets_no_checkin_but_still_a_birthday_wish(make_world: WorldFactory) -> None:
+    world = await make_world()
+    await _silent_since(world, datetime(2026, 3, 10, 9, tzinfo=UTC), checkins=True, age=15, display_name="Léa",
+                        birthday=MonthDay(3, 20))  # fmt: skip
+
+    sent = await world.run_until(datetime(2026, 3, 25, 9, tzinfo=UTC), step=TEN_MINUTES)
+
+    assert [d.at for d in sent] == [datetime(2026, 3, 20, 8, tzinfo=UTC)]
+    assert "Happy birthday Léa" in sent[0].text
+    assert "minor" in world.metrics.skipped  # counted on /metrics like the other skipped messages
+    assert world.metrics.sent == 1

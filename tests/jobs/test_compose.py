@@ -22,8 +22,8 @@ async def test_the_persona_speaks_in_unprompted_messages() -> None:
 
     assert text == llm.answer
     system = llm.requests[0].system
-    assert system.startswith("You are Souvenir") and "Speaking style:" in system
-    assert "birthday" in system and "Ana" in system
+    assert system.startswith('You are "Souvenir"') and "speaking_style:" in system
+    assert "birthday" in system and 'with "Ana".' in system
 
 
 async def test_unprompted_messages_use_the_chosen_name_pronouns_and_vous() -> None:
@@ -35,7 +35,7 @@ async def test_unprompted_messages_use_the_chosen_name_pronouns_and_vous() -> No
     await composer.compose(BIRTHDAY, profile, "fr", datetime(2026, 3, 14, 8, tzinfo=UTC), "Europe/Paris")
 
     system = llm.requests[0].system
-    assert "with Max." in system and "il/lui" in system and "« vous »" in system
+    assert 'with "Max".' in system and '"il/lui"' in system and "« vous »" in system
 
 
 def test_the_fixed_texts_use_the_chosen_name_and_vous() -> None:
