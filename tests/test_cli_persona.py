@@ -32,7 +32,7 @@ async def test_a_png_card_as_persona_file_answers_in_character(
 
     assert code == 0, err
     assert "Traceback" not in err and "UnicodeDecodeError" not in err
-    reply_prompts = [p for p in _system_prompts(fake_llm) if "You are Maëlle" in p]
+    reply_prompts = [p for p in _system_prompts(fake_llm) if 'You are "Maëlle"' in p]
     assert reply_prompts, "the reply was not written as the card's persona"
     prompt = reply_prompts[0]
     assert "Korrigans are small dancing spirits" in prompt and "warns Jo never to join" in prompt
@@ -63,7 +63,7 @@ async def test_import_show_export_and_the_app_uses_the_imported_card(
 
     code, _, err = await run_chat(["hello"], env, "--user", "Jo")
     assert code == 0, err
-    assert any("You are Maëlle" in p for p in _system_prompts(fake_llm))
+    assert any('You are "Maëlle"' in p for p in _system_prompts(fake_llm))
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ async def test_a_picture_is_written_to_the_data_dir_and_its_path_printed(redis_u
     assert code == 0, err
     assert out.count("Coffee and a good book, thinking of you.") == 2
     paths = [Path(found) for found in re.findall(r"^(/\S+\.png)$", out, re.MULTILINE)]
-    assert len(paths) == 2
+    assert len(paths) == 2, out + err
     folder = (data_dir / "pictures").resolve()
     for path in paths:
         assert path.parent == folder and path.read_bytes() == server.images.image
