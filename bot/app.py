@@ -269,13 +269,18 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         )
         pseudonyms = _pseudonyms(settings, client, cipher)
         picture_quota = RedisPictureQuota(client)
-        pictures = PictureMaker(
-            persona=persona,
-            generator=await stack.enter_async_context(open_image_generator(settings)),
-            quota=picture_quota,
-            daily_limit=settings.images_daily_limit,
-            # The same face in every picture: the avatar as the reference (edits take PNG or JPEG).
-            reference=avatar.image if avatar is not None and avatar.format in ("png", "jpeg") else None,
+        # Off unless enabled: the model is not told it can send pictures, and /picture says so in one line.
+        pictures = (
+            PictureMaker(
+                persona=persona,
+                generator=await stack.enter_async_context(open_image_generator(settings)),
+                quota=picture_quota,
+                daily_limit=settings.images_daily_limit,
+                # The same face in every picture: the avatar as the reference (edits take PNG or JPEG).
+                reference=avatar.image if avatar is not None and avatar.format in ("png", "jpeg") else None,
+            )
+            if settings.images_enabled
+            else None
         )
         engine = Engine(
             llm=llm,

@@ -95,7 +95,9 @@ def read_crisis(text: str, learned: LearnedCrisis | None = None, threshold: floa
     seen = phrase or (learned is not None and learned.crisis >= threshold and len(text.split()) >= _LEARNED_MIN_WORDS)
     if not seen:
         return CrisisReading(CrisisLevel.NONE, phrase, learned)
+    # The learned reader's imminence counts only when it sees a crisis at all: a phrase cue it barely believes in
+    # would otherwise be urgent on a split of two tiny probabilities.
     urgent = IMMINENT.search(normalised(text)) is not None or (
-        learned is not None and learned.imminent >= learned.concern
+        learned is not None and learned.crisis >= threshold and learned.imminent >= learned.concern
     )
     return CrisisReading(CrisisLevel.IMMINENT if urgent else CrisisLevel.CONCERN, phrase, learned)

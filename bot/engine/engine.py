@@ -159,10 +159,11 @@ class Engine:
     async def handle_picture(self, message: IncomingMessage, what: str) -> Reply | None:
         """/picture <what>: `message` is the command (its text is `what`); a photo with a caption, or a kind
         text. Without `what`, how to use it."""
-        if not " ".join(what.split()):
+        if self._pictures is None or not " ".join(what.split()):
+            # Pictures off means off: one line, no model call, nothing stored.
             profile = await self._profiles.load_profile(await self._identities.person_of(message.user))
             language = profile.language or message.language_hint or self._options.default_language
-            return Reply(say_picture("picture_usage", language), language)
+            return Reply(say_picture("picture_off" if self._pictures is None else "picture_usage", language), language)
         return await self.handle(message, picture_of=what)
 
     async def handle(self, message: IncomingMessage, *, picture_of: str | None = None) -> Reply | None:
@@ -254,7 +255,7 @@ class Engine:
             address_form=profile.address_form,
             tone=tone,
             pictures=picture_instructions(in_group=in_group, forced_scene=picture_of)
-            if (self._pictures is not None or picture_of is not None) and not safety.crisis
+            if self._pictures is not None and not safety.crisis
             else "",
             safety=safety.guidance,
             crisis=safety.crisis_guidance,

@@ -6,7 +6,7 @@ import pytest
 
 from bench.crisis_detector import SETS, labelled
 from bench.crisis_detector import score_phrases as score
-from bot.engine.crisis import shows_crisis
+from bot.engine.crisis import CrisisLevel, LearnedCrisis, read_crisis, shows_crisis
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -46,3 +46,18 @@ def test_idioms_negations_and_other_peoples_words_are_not_a_crisis(text: str) ->
 )
 def test_a_wish_to_die_is_seen_whatever_the_case_apostrophes_or_an_earlier_negation(text: str) -> None:
     assert shows_crisis(text)
+
+
+def test_a_phrase_the_learned_reader_barely_believes_is_concern_not_imminent() -> None:
+    # Two tiny probabilities, imminent the larger: the learned reader sees no crisis, so it sets no level.
+    reading = read_crisis("I want to die", LearnedCrisis(none=0.9, concern=0.04, imminent=0.06))
+    assert reading.level is CrisisLevel.CONCERN
+
+
+def test_the_learned_reader_makes_a_crisis_it_believes_in_imminent() -> None:
+    reading = read_crisis("I gave my cat away, I won't be here", LearnedCrisis(none=0.2, concern=0.3, imminent=0.5))
+    assert reading.level is CrisisLevel.IMMINENT
+
+
+def test_a_few_words_are_read_by_the_phrase_cues_alone() -> None:
+    assert read_crisis("hello there", LearnedCrisis(none=0.1, concern=0.8, imminent=0.1)).level is CrisisLevel.NONE

@@ -16,6 +16,7 @@ from bot.engine.picture_texts import say_picture
 from memory.picture_quota import RedisPictureQuota
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
+from tests.engine.fakes import RecordingMemory
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.llm_script import Reply as Say
 from tests.fakes.picture_engine import APPEARANCE, AVATAR, CAPTION, SCENE, picture_engine, picture_responder
@@ -183,3 +184,18 @@ async def test_the_window_remembers_a_picture_was_sent(
 
     history = server.bodies[-1]["messages"]
     assert any(m["role"] == "assistant" and SCENE in m["content"] for m in history)
+
+
+async def test_with_pictures_off_the_model_is_not_told_and_the_command_is_one_line_with_nothing_stored(
+    redis_client: aioredis.Redis, clock: FakeClock, server: FakeOpenAI, message: MessageFactory
+) -> None:
+    memory = RecordingMemory()
+    async with picture_engine(redis_client, clock, server, enabled=False, wired=False, memory=memory) as off:
+        command = await off.handle_picture(message("/picture at the beach", hint="en"), "at the beach")
+        ordinary = await off.handle(message("how was your day?"))
+
+    assert command is not None and command.text == say_picture("picture_off", "en") and command.picture is None
+    assert chat_calls(server) == 1 and server.images.requests == []  # the command made no model call
+    assert "[[picture:" not in server.bodies[0]["messages"][0]["content"]  # no picture instructions
+    assert [exchange.message.text for exchange in memory.exchanges] == ["how was your day?"]  # nothing of /picture
+    assert ordinary is not None

@@ -46,6 +46,7 @@ async def picture_engine(
     server: FakeOpenAI,
     *,
     enabled: bool = True,
+    wired: bool = True,  # False: no picture maker at all, as the app builds it with pictures off
     daily_limit: int = 5,
     reference: bytes | None = AVATAR,
     memory: RecordingMemory | None = None,
@@ -71,7 +72,7 @@ async def picture_engine(
         persona=PERSONA,
         clock=clock,
         options=EngineOptions(default_timezone="Europe/Paris"),
-        pictures=pictures,
+        pictures=pictures if wired else None,
     )
     try:
         yield engine
