@@ -46,7 +46,7 @@ class LearnedCrisis:
 # The learned reader's probability from which a message is read as a crisis: low on purpose (lean towards care);
 # chosen on the training set's cross-validation (`python -m memory.crisis.train`), never on the evaluation set.
 LEARNED_THRESHOLD = 0.35
-_LEARNED_MIN_WORDS = 4
+LEARNED_MIN_WORDS = 4  # fewer words carry too little for the learned reader
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +92,7 @@ def read_crisis(text: str, learned: LearnedCrisis | None = None, threshold: floa
     """Both readings of one message, and its level."""
     phrase = phrase_crisis(text)
     # A few words ("anyway", "hello there") carry too little for the learned reader: the phrase cues read them.
-    seen = phrase or (learned is not None and learned.crisis >= threshold and len(text.split()) >= _LEARNED_MIN_WORDS)
+    seen = phrase or (learned is not None and learned.crisis >= threshold and len(text.split()) >= LEARNED_MIN_WORDS)
     if not seen:
         return CrisisReading(CrisisLevel.NONE, phrase, learned)
     # The learned reader's imminence counts only when it sees a crisis at all: a phrase cue it barely believes in

@@ -1,6 +1,7 @@
 """The labelled crisis sets: `level<TAB>lang<TAB>text` lines (0 none, 1 concern, 2 imminent), `#` comments.
 
-Training: tests/data/crisis_train_en.tsv and crisis_train_fr.tsv, and the phrase cues' development sets
+Training: tests/data/crisis_train_en.tsv, crisis_train_fr.tsv and crisis_train_everyday.tsv (what people say to
+a companion all day), and the phrase cues' development sets
 (crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a crisis there taken as imminent when it names a time, a plan
 or means). Evaluation, never trained on: tests/data/crisis_fresh.tsv (committed before the reader was first trained).
 """
@@ -13,8 +14,8 @@ from pathlib import Path
 from bot.engine.crisis_cues import IMMINENT, normalised
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
-TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "crisis_labelled.tsv",
-            DATA / "crisis_heldout.tsv")  # fmt: skip
+TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "crisis_train_everyday.tsv",
+            DATA / "crisis_labelled.tsv", DATA / "crisis_heldout.tsv")  # fmt: skip
 FRESH = DATA / "crisis_fresh.tsv"
 _BINARY = {"crisis_labelled.tsv", "crisis_heldout.tsv"}
 

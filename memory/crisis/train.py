@@ -18,7 +18,14 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.engine.crisis import LEARNED_THRESHOLD, LearnedCrisis, phrase_crisis, read_crisis
+from bot.engine.crisis import (
+    LEARNED_MIN_WORDS,
+    LEARNED_THRESHOLD,
+    CrisisLevel,
+    LearnedCrisis,
+    phrase_crisis,
+    read_crisis,
+)
 from memory.crisis.features import features
 from memory.crisis.head import SHIPPED_HEAD, fit_head
 from memory.crisis.labelled import FRESH, TRAINING, Labelled, load_labelled
@@ -41,9 +48,16 @@ def readings(rows: Sequence[Labelled], probabilities: np.ndarray, threshold: flo
     """The level each reading gives each row: phrase cues, learned reader, and both as on the reply path."""
     learned = [LearnedCrisis(*map(float, p)) for p in probabilities]
     both = [int(read_crisis(r.text, lc, threshold).level) for r, lc in zip(rows, learned, strict=True)]
-    alone = [int(read_crisis("", lc, threshold).level) if lc.crisis >= threshold else 0 for lc in learned]
+    alone = [_learned_level(r.text, lc, threshold) for r, lc in zip(rows, learned, strict=True)]
     phrases = [int(read_crisis(r.text).level) if phrase_crisis(r.text) else 0 for r in rows]
     return {"phrase cues": phrases, "learned reader": alone, "both": both}
+
+
+def _learned_level(text: str, learned: LearnedCrisis, threshold: float) -> int:
+    """The level the learned reader gives on its own, with the reply path's rule for a few words."""
+    if learned.crisis < threshold or len(text.split()) < LEARNED_MIN_WORDS:
+        return int(CrisisLevel.NONE)
+    return int(CrisisLevel.IMMINENT if learned.imminent >= learned.concern else CrisisLevel.CONCERN)
 
 
 def cross_validated(
