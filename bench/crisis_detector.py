@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.engine.crisis import LearnedCrisis, phrase_crisis, read_crisis, shows_crisis
+from bot.engine.crisis import LearnedCrisis, learned_level, phrase_crisis, read_crisis, shows_crisis
 from memory.crisis.features import features
 from memory.crisis.head import CrisisHead
 from memory.crisis.labelled import FRESH, load_labelled
@@ -86,7 +86,7 @@ async def _main(args: argparse.Namespace) -> dict[str, object]:
     learned = [LearnedCrisis(*map(float, p)) for p in head.probabilities(features(texts, vectors))]
     said = {
         "phrase cues": [int(read_crisis(t).level) if phrase_crisis(t) else 0 for t in texts],
-        "learned reader": [int(read_crisis("", lc).level) if read_crisis("", lc).crisis else 0 for lc in learned],
+        "learned reader": [int(learned_level(t, lc)) for t, lc in zip(texts, learned, strict=True)],
         "both": [int(read_crisis(t, lc).level) for t, lc in zip(texts, learned, strict=True)],
     }
     print(f"fresh set {FRESH.name} ({len(rows)} messages, never trained on):")

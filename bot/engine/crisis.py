@@ -88,16 +88,20 @@ def shows_crisis(text: str) -> bool:
     return phrase_crisis(text)
 
 
+def learned_level(text: str, learned: LearnedCrisis | None, threshold: float = LEARNED_THRESHOLD) -> CrisisLevel:
+    """The level the learned reader gives on its own: none below the threshold, or for a few words ("anyway",
+    "hello there" carry too little for it); imminent when it weighs imminence over concern."""
+    if learned is None or learned.crisis < threshold or len(text.split()) < LEARNED_MIN_WORDS:
+        return CrisisLevel.NONE
+    return CrisisLevel.IMMINENT if learned.imminent >= learned.concern else CrisisLevel.CONCERN
+
+
 def read_crisis(text: str, learned: LearnedCrisis | None = None, threshold: float = LEARNED_THRESHOLD) -> CrisisReading:
-    """Both readings of one message, and its level."""
+    """Both readings of one message, and its level: either reading is enough to see a crisis; it is imminent
+    when the message names a time, a plan or means, or the learned reader (seeing a crisis itself) says so."""
     phrase = phrase_crisis(text)
-    # A few words ("anyway", "hello there") carry too little for the learned reader: the phrase cues read them.
-    seen = phrase or (learned is not None and learned.crisis >= threshold and len(text.split()) >= LEARNED_MIN_WORDS)
-    if not seen:
+    by_learned = learned_level(text, learned, threshold)
+    if not phrase and by_learned is CrisisLevel.NONE:
         return CrisisReading(CrisisLevel.NONE, phrase, learned)
-    # The learned reader's imminence counts only when it sees a crisis at all: a phrase cue it barely believes in
-    # would otherwise be urgent on a split of two tiny probabilities.
-    urgent = IMMINENT.search(normalised(text)) is not None or (
-        learned is not None and learned.crisis >= threshold and learned.imminent >= learned.concern
-    )
+    urgent = IMMINENT.search(normalised(text)) is not None or by_learned is CrisisLevel.IMMINENT
     return CrisisReading(CrisisLevel.IMMINENT if urgent else CrisisLevel.CONCERN, phrase, learned)

@@ -1,6 +1,6 @@
 """Train the learned crisis reader on the training sets and write the weights the package ships.
 
-    python -m memory.crisis.train [--folds 5] [--l2 30] [--crisis-weight 2] [--out memory/crisis/crisis_head.npz]
+    python -m memory.crisis.train [--folds 5] [--l2 100] [--crisis-weight 2] [--out memory/crisis/crisis_head.npz]
                                   [--eval tests/data/crisis_fresh.tsv] [--misses]
 
 Prints k-fold cross-validated figures on the training set (each message read by a head that never saw it): the
@@ -18,14 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.engine.crisis import (
-    LEARNED_MIN_WORDS,
-    LEARNED_THRESHOLD,
-    CrisisLevel,
-    LearnedCrisis,
-    phrase_crisis,
-    read_crisis,
-)
+from bot.engine.crisis import LEARNED_THRESHOLD, LearnedCrisis, learned_level, phrase_crisis, read_crisis
 from memory.crisis.features import features
 from memory.crisis.head import SHIPPED_HEAD, fit_head
 from memory.crisis.labelled import FRESH, TRAINING, Labelled, load_labelled
@@ -48,16 +41,9 @@ def readings(rows: Sequence[Labelled], probabilities: np.ndarray, threshold: flo
     """The level each reading gives each row: phrase cues, learned reader, and both as on the reply path."""
     learned = [LearnedCrisis(*map(float, p)) for p in probabilities]
     both = [int(read_crisis(r.text, lc, threshold).level) for r, lc in zip(rows, learned, strict=True)]
-    alone = [_learned_level(r.text, lc, threshold) for r, lc in zip(rows, learned, strict=True)]
+    alone = [int(learned_level(r.text, lc, threshold)) for r, lc in zip(rows, learned, strict=True)]
     phrases = [int(read_crisis(r.text).level) if phrase_crisis(r.text) else 0 for r in rows]
     return {"phrase cues": phrases, "learned reader": alone, "both": both}
-
-
-def _learned_level(text: str, learned: LearnedCrisis, threshold: float) -> int:
-    """The level the learned reader gives on its own, with the reply path's rule for a few words."""
-    if learned.crisis < threshold or len(text.split()) < LEARNED_MIN_WORDS:
-        return int(CrisisLevel.NONE)
-    return int(CrisisLevel.IMMINENT if learned.imminent >= learned.concern else CrisisLevel.CONCERN)
 
 
 def cross_validated(
@@ -117,7 +103,7 @@ def main() -> None:
     parser.add_argument("--eval", type=Path, default=None, help=f"a set never trained on (e.g. {FRESH.name})")
     parser.add_argument("--out", default=str(SHIPPED_HEAD), help="where to write the head ('' to skip)")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--l2", type=float, nargs="+", default=[30.0], help="penalties to try; first shipped")
+    parser.add_argument("--l2", type=float, nargs="+", default=[100.0], help="penalties to try; first shipped")
     parser.add_argument("--crisis-weight", type=float, default=2.0, help="a crisis example counts this many times")
     parser.add_argument("--threshold", type=float, default=LEARNED_THRESHOLD)
     parser.add_argument("--json", type=Path, default=None)
