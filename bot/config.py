@@ -84,7 +84,7 @@ class Settings(BaseSettings):
     pseudonymous_keys: bool = False
     pseudonym_secret: SecretStr | None = None
     disclosure_enabled: bool = True
-    disclosure_interval_hours: float = Field(default=3.0, gt=0)
+    disclosure_interval_hours: float = Field(default=3.0, gt=0, le=3)  # NY GBL §1702: at least every 3 hours
     disclosure_text_en: str | None = None
     disclosure_text_fr: str | None = None
     max_message_chars: int = Field(default=4000, ge=200, le=100_000)  # longer messages are cut, with a note

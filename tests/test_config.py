@@ -90,3 +90,9 @@ def test_openai_compatible_defaults_to_ollama() -> None:
     assert settings.llm_base_url == "http://localhost:11434/v1"
     with pytest.raises(ConfigError, match="SOUVENIR_LLM_API_KEY"):
         load_settings(llm_provider="anthropic")
+
+
+def test_the_disclosure_cannot_be_spaced_more_than_three_hours_apart() -> None:
+    assert load_settings(disclosure_interval_hours=1.5).disclosure_policy.interval.total_seconds() == 5400
+    with pytest.raises(ConfigError, match="SOUVENIR_DISCLOSURE_INTERVAL_HOURS: expected .*3.*got 4"):
+        load_settings(disclosure_interval_hours=4)
