@@ -1,6 +1,6 @@
 """The USE embedder's cost, as recall and ingestion pay it.
 
-    python bench/embedding.py [--queries 200] [--batch 512]
+    python -m bench.embedding [--queries 200] [--batch 512]
 
 One query at a time (how recall embeds the message; through `UseEmbedder.embed`, i.e. in a worker thread)
 and one large batch per call (how the evaluation's ingestion embeds), on whatever else the box is doing.

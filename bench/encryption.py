@@ -1,7 +1,7 @@
 """What encryption at rest costs: sealing and opening one text, the memory index's ingest and recall, and the
 conversation window's read and write, each without and with SOUVENIR_ENCRYPTION_KEY.
 
-    cd /work/wt/crypto && /work/main/.venv/bin/python -m bench.encryption [--size 10000] [--users 200]
+    python -m bench.encryption [--size 10000] [--users 200]
 
 The index runs on Qdrant Edge in a temporary dir with the same synthetic memories as bench.memory (real USE
 vectors replayed with jitter; recall embeds each query with the real model), and the data keys live in an

@@ -1,6 +1,6 @@
 """Engine overhead per message: N messages from M users, a fake LLM that answers instantly, real Redis.
 
-    python bench/engine_overhead.py [--messages 5000] [--users 50] [--concurrency 8] [--redis-url URL] [--memory]
+    python -m bench.engine_overhead [--messages 5000] [--users 50] [--concurrency 8] [--redis-url URL] [--memory]
         [--json OUT]
 
 Without --redis-url an embedded valkey server is started. By default long-term memory is the no-op one, so

@@ -1,6 +1,6 @@
 """What purging an erasure from the embedded index costs: the shard rewritten with its live points only.
 
-    cd /work/main && .venv/bin/python -m bench.erasure_rewrite [--points 100000] [--people 100]
+    python -m bench.erasure_rewrite [--points 100000] [--people 100]
 
 A shard of `--points` memories (512-d float16 vectors as USE gives, BM25 sparse vectors, full payloads) over
 `--people` people is built once; then, each in a fresh process so peak RSS is its own:

@@ -1,6 +1,6 @@
 """One person with a year (or three) of chatting: listing, dated events and recall at 2k / 8k / 20k memories.
 
-    cd /work/main && .venv/bin/python -m bench.memory_scale [--sizes 2000,8000,20000] [--runs 20] [--busy 1]
+    python -m bench.memory_scale [--sizes 2000,8000,20000] [--runs 20] [--busy 1]
 
 Embedded Qdrant Edge backend, the memory service as the app uses it. Per size it prints:
 - a `/memories` page (8 items) at the top, in the middle and at the end, p50 / max;
@@ -9,7 +9,7 @@ Embedded Qdrant Edge backend, the memory service as the app uses it. Per size it
 - the worst event-loop stall during each of these, from a probe task that sleeps 5 ms in a loop and
   records how late it wakes up.
 Targets: page <= 100 ms, dated_events <= 50 ms, no stall over 50 ms, recall p95 within its budget.
-`--busy 1` keeps another process spinning on one of the box's two cores for the whole run: issue 10's "with
+`--busy 1` keeps another process spinning on one of the box's two cores for the whole run: "with
 other work running", the same way every time.
 
 The fill bypasses extraction (20k messages through the writer would take the bench's whole budget):

@@ -1,7 +1,7 @@
 """Pattern finder figures on synthetic series: how often a planted Sunday effect is found, how often noise
 yields a pattern (per kind), and the time one series takes.
 
-    cd /work/wt/mood-reader && /work/main/.venv/bin/python -m bench.mood_patterns [--series 50]
+    python -m bench.mood_patterns [--series 50]
 
 Series: 8 or 12 weeks, 1-3 messages a day at random daytime hours, moods uniformly random; a planted
 series makes each Sunday message anxious with probability `strength`.

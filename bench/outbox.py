@@ -1,6 +1,6 @@
 """The outbox's cost: time to queue one exchange (paid before each reply) and how fast workers drain it.
 
-    python bench/outbox.py [--entries 2000] [--workers 2] [--redis-url URL]
+    python -m bench.outbox [--entries 2000] [--workers 2] [--redis-url URL]
 
 Without --redis-url a throwaway valkey server is started. The workers' handler does nothing, so the drain
 rate is the outbox's own ceiling (read, acknowledge, delete, depth); real memory writes are far slower.

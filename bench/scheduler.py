@@ -1,6 +1,6 @@
 """Proactive-message scheduler: Redis memory per scheduled item, and time per sweep tick.
 
-    python bench/scheduler.py [--items 1000000] [--due 0,1000,10000] [--runs 1] [--redis-url URL] [--json OUT]
+    python -m bench.scheduler [--items 1000000] [--due 0,1000,10000] [--runs 1] [--redis-url URL] [--json OUT]
 
 Without --redis-url an embedded valkey server is started (no persistence). Fills `--items` scheduled birthdays
 (pipelined ZADDs, scores spread over the coming year), reads the memory per item, then times one sweep tick

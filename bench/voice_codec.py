@@ -1,7 +1,7 @@
 """Voice-note codec work (PyAV): time and size per reply, for a note the endpoint gave as OGG/Opus (only measured:
 duration and waveform) and one it gave as WAV (re-encoded to OGG/Opus as well).
 
-    python bench/voice_codec.py [--seconds 5,30,60] [--runs 5]
+    python -m bench.voice_codec [--seconds 5,30,60] [--runs 5]
 
 Prints the median wall time of `voice_note_from` per input, and the sizes in and out.
 """
