@@ -1,14 +1,17 @@
 """`souvenir doctor`: one line per check of the set-up, each failure with its fix.
 
-Exit 0 when everything configured works and at least one platform is configured, else 1. Nothing here
-raises to the terminal: every check turns its failure into its line."""
+Exit 0 when everything configured works, else 1. No platform token is a note, not a failure: `souvenir chat`
+needs none. Nothing here raises to the terminal: every check turns its failure into its line, and says it once
+(the warnings a check's own library logs on the way are not printed again under it)."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import Enum
@@ -31,6 +34,7 @@ class Status(Enum):
     OK = "ok"
     FAIL = "FAIL"
     OFF = "--"
+    NOTE = "note"
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +79,10 @@ async def run_doctor(settings: Settings) -> int:
     platforms = [line for line in lines if line.name in ("telegram", "discord") and line.status is not Status.OFF]
     if not platforms:
         _print(Line(
-            Status.FAIL, "platforms", "none is configured, so nobody can talk to the companion",
-            "set SOUVENIR_TELEGRAM_TOKEN (from @BotFather) and/or SOUVENIR_DISCORD_TOKEN (Discord developer portal)",
+            Status.NOTE, "platforms",
+            "none configured; `souvenir chat` works, set SOUVENIR_TELEGRAM_TOKEN (from @BotFather) or "
+            "SOUVENIR_DISCORD_TOKEN (Discord developer portal) to run on a platform",
         ))  # fmt: skip
-        return 1
     return 1 if any(line.status is Status.FAIL for line in lines) else 0
 
 
@@ -191,8 +195,9 @@ async def _llm(settings: Settings) -> str:
     where = settings.llm_base_url or f"{settings.llm_provider}'s API"
     turn = ChatTurn("user", "Say OK.", datetime.now(UTC))
     try:
-        async with open_language_model(settings) as llm:
-            await llm.complete(CompletionRequest(system="Answer with one word.", turns=(turn,), max_tokens=1))
+        with _unlogged("bot.llm"):  # its warnings say what the line below says, with the same fix
+            async with open_language_model(settings) as llm:
+                await llm.complete(CompletionRequest(system="Answer with one word.", turns=(turn,), max_tokens=1))
     except Exception as exc:
         fix = (
             f"start Ollama (`ollama serve`) and `ollama pull {model}`, or set SOUVENIR_LLM_BASE_URL"
@@ -201,6 +206,18 @@ async def _llm(settings: Settings) -> str:
         )
         raise CheckFailed(f"{model} at {where} did not answer a 1-token call ({exc})", fix) from None
     return f"{model} at {where} answered a 1-token call"
+
+
+@contextmanager
+def _unlogged(logger_name: str) -> Iterator[None]:
+    """The logger's warnings are not printed while a check runs (its errors still are)."""
+    logger = logging.getLogger(logger_name)
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
 
 
 async def _telegram(settings: Settings) -> Line | str:
@@ -238,5 +255,3 @@ async def _discord(settings: Settings) -> Line | str:
     if response.status >= 400:
         raise CheckFailed(f"Discord answered HTTP {response.status}", "check SOUVENIR_DISCORD_API_URL")
     return f"token valid: {body.get('username', '?')}"
-
-

@@ -53,7 +53,27 @@ async def test_with_nothing_configured_it_says_what_is_missing_one_line_each(dat
     assert "[FAIL] llm:" in out and "ollama serve" in out
     assert "[  --] telegram: not configured (SOUVENIR_TELEGRAM_TOKEN)" in out
     assert "[  --] discord: not configured (SOUVENIR_DISCORD_TOKEN)" in out
-    assert "[FAIL] platforms: none is configured" in out and "SOUVENIR_TELEGRAM_TOKEN (from @BotFather)" in out
+    assert "[note] platforms: none configured" in _line(out, "platforms")
+
+
+async def test_the_unreachable_llm_is_said_once_with_its_fix(data_dir: Path) -> None:
+    env = souvenir_env(data_dir, _closed_port_url(), None)
+    code, out, err = await run_souvenir(env, "doctor")
+    assert code == 1
+    assert (out + err).count("ollama serve") == 1, out + err
+    assert (out + err).count("did not answer") + (out + err).count("Nothing answers") == 1, out + err
+
+
+async def test_the_terminal_only_setup_passes_with_a_note_about_platforms(fake_llm: FakeOpenAI, data_dir: Path) -> None:
+    """The README's first step: `souvenir chat` on a local model, no Telegram or Discord token."""
+    code, out, err = await run_souvenir(souvenir_env(data_dir, fake_llm.base_url, None), "doctor")
+    assert code == 0, out + err
+    assert "FAIL" not in out and "Traceback" not in out + err
+    platforms = _line(out, "platforms")
+    assert platforms.startswith("[note] platforms: none configured; `souvenir chat` works")
+    assert "SOUVENIR_TELEGRAM_TOKEN" in platforms and "SOUVENIR_DISCORD_TOKEN" in platforms
+    said = [line for line in (out + err).splitlines() if line.strip()]
+    assert len(said) == len(set(said)), out + err
 
 
 async def test_each_failure_comes_with_its_fix(fake_llm: FakeOpenAI, data_dir: Path, tmp_path: Path) -> None:
