@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date, datetime
 
 from bot.engine.dates import FoundDate, resolve_dates
 from memory.extraction.candidates import Candidate
-from memory.extraction.lexicon import EVENT_LABELS, MY_RELATION, NAME_POSSESSIVE
+from memory.extraction.lexicon import EVENT_LABELS
+from memory.extraction.whose import whose
 from memory.records import MemoryKind
 from memory.text_caches import text_cache
 
@@ -55,25 +55,6 @@ def _label(window: str, language: str) -> tuple[str, bool, int] | None:
     return best
 
 
-def _subject(window: str, label_at: int) -> str | None:
-    """Whose it is: the relative or name nearest before the label ("my sister's wedding", "Marc's birthday"),
-    else after it ("l'anniversaire de ma mère"); None when the person says "my"/"mon" right before it."""
-    before, after = window[:label_at], window[label_at:]
-    if re.search(r"\b(?:my|mon|ma|our|notre)\s*$", before, re.I):
-        return None
-    candidates = [m for m in MY_RELATION.finditer(before)]
-    if candidates:
-        return candidates[-1]["who"].lower()
-    names = [m for m in NAME_POSSESSIVE.finditer(before) if m["who"]]
-    if names and names[-1].end() >= len(before) - 2:
-        return names[-1]["who"]
-    if match := MY_RELATION.search(after[:40]):
-        return match["who"].lower()
-    if (match := NAME_POSSESSIVE.search(after[:30])) and match["who2"]:
-        return match["who2"]
-    return None
-
-
 def _dated(text: str, found: FoundDate, language: str) -> Candidate | None:
     start = max(0, found.start - _WINDOW)
     window = text[start : min(len(text), found.end + _WINDOW)]
@@ -83,7 +64,10 @@ def _dated(text: str, found: FoundDate, language: str) -> Candidate | None:
     label, yearly, label_at = labelled
     if yearly and found.precision != "day":
         return None  # "my birthday is next month" does not say which day
-    subject = _subject(window, label_at)
+    owner = whose(text, start, start + label_at, yearly=yearly)
+    if not owner.known:
+        return None  # someone else's, but whose is not said: neither theirs nor anybody's to wish for
+    subject = owner.subject
     what = describe_event(label, subject, language)
     when = describe_date(found.local_date, found.precision, yearly, language)
     return Candidate(

@@ -11,7 +11,8 @@ EVENT_LABELS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = tuple(
     for pattern, en, fr, yearly in (
         (r"\b(?:wedding anniversary|anniversary|anniversaire de (?:mariage|rencontre))\b", "anniversary",
          "anniversaire de mariage", True),
-        (r"\b(?:birthday|b-?day|anniversaire|anniv)\b", "birthday", "anniversaire", True),
+        # "sa fête", "ma fête": a birthday (or a name day) in French; "la fête" alone is a party.
+        (r"\b(?:birthday|b-?day|anniversaire|anniv|(?<=\b[ms]a )fête)\b", "birthday", "anniversaire", True),
         (r"\b(?:wedding|get(?:ting)? married|gets married|marr(?:y|ies)|mariage|(?:se|me|nous) mari(?:e|er|ons))\b",
          "wedding", "mariage", False),
         (r"\b(?:exams?|finals|test|examens?|partiels?|bac|concours)\b", "exam", "examen", False),
@@ -46,6 +47,11 @@ RELATIONS = (
 PETS = "cat|dog|kitten|puppy|rabbit|bunny|hamster|parrot|horse|chat|chatte|chien|chienne|chaton|lapin|cheval"
 
 MY_RELATION = re.compile(rf"\b(?:my|mon|ma|mes)\s+(?P<who>{RELATIONS}|{PETS})(?:'s)?\b", re.I)
+# "my sister Léa", "ma grand-mère, Zoé", "my cat is called Miso": a relative or a pet and their name.
+NAMED_RELATION = re.compile(
+    rf"\b(?i:my|mon|ma)\s+(?P<who>(?i:{RELATIONS}|{PETS}))(?:'s name is| is called| is named| named| called|"
+    r" s'appelle| qui s'appelle| nommée?|,)?\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
+)
 NAME_POSSESSIVE = re.compile(r"\b(?P<who>[A-Z][a-zà-ÿ]+)'s\b|\bde (?P<who2>[A-Z][a-zà-ÿ]+)\b")
 
 CHANGE = re.compile(

@@ -84,3 +84,14 @@ def test_an_event_that_already_names_whose_it_is_is_not_named_twice() -> None:
     assert describe_event("miso's birthday", "Miso", "en") == "miso's birthday"
     assert describe_event("anniversaire de Miso", "Miso", "fr") == "anniversaire de Miso"
     assert describe_event("wedding", "sister", "en") == "sister's wedding"
+
+
+def test_a_birthday_is_the_persons_only_when_they_say_my() -> None:
+    told = "My grandmother Quetzalcoatlus lives in Montpellier and her birthday is on March 3."
+    (grandma,) = [c for c in extract_offline(told, AT, "Europe/Paris", "en") if c.kind is MemoryKind.TEMPORAL]
+    assert (grandma.subject, grandma.text) == ("Quetzalcoatlus", "Quetzalcoatlus's birthday — 3 March (every year)")
+    (mum,) = extract_offline("Ma mère habite à Lyon. Son anniversaire est le 3 mars.", AT, "Europe/Paris", "fr")
+    assert (mum.subject, mum.text) == ("mère", "Anniversaire (mère) — 3 mars (chaque année)")
+    for text, language in (("Her birthday is on March 3.", "en"), ("sa fête est le 3 mars", "fr"),
+                           ("son anniversaire est le 3 mars", "fr"), ("Birthday on March 3!", "en")):  # fmt: skip
+        assert [c for c in extract_offline(text, AT, "Europe/Paris", language) if c.kind is MemoryKind.TEMPORAL] == []
