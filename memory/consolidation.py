@@ -25,7 +25,7 @@ from memory.extraction.candidates import TOPIC, Candidate
 from memory.extraction.json_repair import parse_json_object
 from memory.extraction.lexicon import DIET, MEAT
 from memory.ports import MemoryIndex
-from memory.records import IndexQuery, MemoryKind, ScoredMemory
+from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.sparse import tokenize
 
 log = logging.getLogger(__name__)
@@ -77,6 +77,11 @@ def _month_day(local_date: str | None) -> str | None:
     return local_date[5:] if local_date else None
 
 
+def _same_label(new: Candidate, record: MemoryRecord) -> bool:
+    """Labels keep the case they were written in ("Arrivée de Paul"); "arrivée de Paul" is the same thing."""
+    return (new.label or "").casefold() == (record.label or "").casefold()
+
+
 def is_duplicate(new: Candidate, old: ScoredMemory) -> bool:
     record = old.record
     if new.kind is MemoryKind.TEMPORAL:
@@ -85,14 +90,14 @@ def is_duplicate(new: Candidate, old: ScoredMemory) -> bool:
             if new.recurrence == "yearly"
             else new.local_date == record.local_date
         )
-        return same_day and new.subject == record.subject and (new.label == record.label or old.score >= 0.6)
+        return same_day and new.subject == record.subject and (_same_label(new, record) or old.score >= 0.6)
     return old.score >= DUPLICATE or _same_text(new.text, record.text)
 
 
 def contradicts(new: Candidate, old: ScoredMemory) -> bool:
     record = old.record
     if new.kind is MemoryKind.TEMPORAL:
-        if new.label != record.label or new.subject != record.subject:
+        if not _same_label(new, record) or new.subject != record.subject:
             return False
         if new.recurrence == "yearly" and record.recurrence == "yearly":
             return _month_day(new.local_date) != _month_day(record.local_date)

@@ -53,8 +53,9 @@ def dated_event(record: MemoryRecord) -> DatedEvent | None:
         on = date.fromisoformat(record.local_date)
     except ValueError:
         return None
-    label = (record.label or "event").lower()
-    kind = "birthday" if label in BIRTHDAY_LABELS else "anniversary" if label in ANNIVERSARY_LABELS else "event"
+    label = record.label or "event"  # as written: "Arrivée de Paul" keeps its capital
+    common = label.lower()
+    kind = "birthday" if common in BIRTHDAY_LABELS else "anniversary" if common in ANNIVERSARY_LABELS else "event"
     return DatedEvent(
         memory_id=record.memory_id,
         user_key=record.user_key,

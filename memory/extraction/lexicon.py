@@ -37,6 +37,20 @@ EVENT_LABELS: tuple[tuple[re.Pattern[str], str, str, bool], ...] = tuple(
     )
 )  # fmt: skip
 
+# The words for a dated thing that are no one's name: lowercased wherever a model capitalised them.
+COMMON_LABELS = frozenset(
+    {word for _, en, fr, _ in EVENT_LABELS for word in (en, fr)}
+    | {"birthday", "bday", "b-day", "anniversary", "wedding anniversary", "anniversaire de naissance", "fête"}
+)
+
+
+def as_written(what: str) -> str:
+    """A dated thing's words as the person (or the model) wrote them: names keep their capitals ("Arrivée de
+    Paul", "Claire's wedding"); a common word capitalised as a sentence start does not ("Birthday")."""
+    what = " ".join(what.split())
+    return what.lower() if what.lower() in COMMON_LABELS else what
+
+
 RELATIONS = (
     "sister|brother|mom|mum|mother|dad|father|wife|husband|son|daughter|best friend|friend|boyfriend|"
     "girlfriend|partner|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|boss|colleague|niece|nephew|"

@@ -21,7 +21,7 @@ from bot.errors import LLMUnavailable
 from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import describe_date, describe_event
 from memory.extraction.json_repair import parse_json_object
-from memory.extraction.lexicon import CHANGE
+from memory.extraction.lexicon import CHANGE, as_written
 from memory.records import MemoryKind
 
 log = logging.getLogger(__name__)
@@ -123,13 +123,14 @@ def _candidates(extraction: Extraction, at: datetime, timezone: str, language: s
         day = _event_date(event.date, at, timezone, language)
         if day is None:
             continue  # impossible ("2026-02-30") or unreadable dates are not stored as dates
-        what = describe_event(event.what.strip().lower(), event.about, language)
+        label = as_written(event.what)
+        what = describe_event(label, event.about, language)
         local_noon = datetime(day.year, day.month, day.day, 12, tzinfo=ZoneInfo(timezone))
         out.append(
             Candidate(
                 MemoryKind.TEMPORAL,
                 f"{what[0].upper()}{what[1:]} — {describe_date(day, 'day', event.yearly, language)}",
-                label=event.what.strip().lower(),
+                label=label,
                 subject=event.about,
                 importance=0.9 if event.yearly else 0.8,
                 local_date=day.isoformat(),
