@@ -12,6 +12,9 @@ import zlib
 from bot.errors import ConfigError
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+# A card's text is a few hundred kilobytes at most; a compressed chunk may not inflate beyond this (a few bytes
+# of zlib can expand to gigabytes).
+MAX_TEXT_BYTES = 8 * 1024 * 1024
 
 
 class DamagedPng(ConfigError):
@@ -54,13 +57,22 @@ def _text_chunk(kind: bytes, body: bytes) -> tuple[str, str]:
         if kind == b"tEXt":
             return name, rest.decode("latin-1")
         if kind == b"zTXt":
-            return name, zlib.decompress(rest[1:]).decode("latin-1")
+            return name, _inflate(rest[1:], name).decode("latin-1")
         compressed, rest = rest[0], rest[2:]  # iTXt: compression flag, method, language, translated keyword
         _language, _, rest = rest.partition(b"\0")
         _translated, _, text = rest.partition(b"\0")
-        return name, (zlib.decompress(text) if compressed else text).decode("utf-8")
+        return name, (_inflate(text, name) if compressed else text).decode("utf-8")
     except (zlib.error, UnicodeDecodeError, IndexError):
         raise DamagedPng(f"damaged PNG (its {name!r} text chunk cannot be read)") from None
+
+
+def _inflate(compressed: bytes, name: str) -> bytes:
+    """The chunk's text, refused once it inflates beyond `MAX_TEXT_BYTES` (never inflated further)."""
+    inflater = zlib.decompressobj()
+    text = inflater.decompress(compressed, MAX_TEXT_BYTES)
+    if inflater.unconsumed_tail or (len(text) == MAX_TEXT_BYTES and inflater.decompress(b"", 1)):
+        raise DamagedPng(f"PNG text chunk {name!r} inflates to more than {MAX_TEXT_BYTES // 2**20} MB: not a card")
+    return text
 
 
 def png_with_text(data: bytes, texts: dict[str, str]) -> bytes:
@@ -77,8 +89,8 @@ def png_with_text(data: bytes, texts: dict[str, str]) -> bytes:
             continue
         chunks.append(chunk)
     for keyword, text in texts.items():
-        chunks.append(_chunk(b"tEXt", keyword.encode("latin-1") + b"\0" + text.encode("latin-1")))
-    chunks.append(_chunk(b"IEND", b""))
+        chunks.append(png_chunk(b"tEXt", keyword.encode("latin-1") + b"\0" + text.encode("latin-1")))
+    chunks.append(png_chunk(b"IEND", b""))
     return PNG_SIGNATURE + b"".join(chunks)
 
 
@@ -86,8 +98,10 @@ def tiny_png(width: int = 1, height: int = 1, rgb: tuple[int, int, int] = (200, 
     """A plain RGB image: an avatar placeholder, and what tests build cards on."""
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     rows = b"".join(b"\0" + bytes(rgb) * width for _ in range(height))
-    return PNG_SIGNATURE + _chunk(b"IHDR", header) + _chunk(b"IDAT", zlib.compress(rows)) + _chunk(b"IEND", b"")
+    chunks = (png_chunk(b"IHDR", header), png_chunk(b"IDAT", zlib.compress(rows)), png_chunk(b"IEND", b""))
+    return PNG_SIGNATURE + b"".join(chunks)
 
 
-def _chunk(kind: bytes, body: bytes) -> bytes:
+def png_chunk(kind: bytes, body: bytes) -> bytes:
+    """One chunk: its length, kind, body and checksum."""
     return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))

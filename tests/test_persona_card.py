@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
+import zlib
 from pathlib import Path
 
 import pytest
 
 from bot.errors import ConfigError
 from bot.persona_file import load_persona, read_persona
-from bot.png_text import png_with_text, tiny_png
+from bot.png_text import MAX_TEXT_BYTES, png_chunk, png_text_chunks, png_with_text, tiny_png
 from tests.data.make_cards import card_png
 
 DATA = Path(__file__).parent / "data"
@@ -82,3 +83,21 @@ def test_a_card_chunk_whose_checksum_fails_is_refused(tmp_path: Path) -> None:
     path.write_bytes(bytes(content))
     with pytest.raises(ConfigError, match="fails its checksum"):
         load_persona(path)
+
+
+@pytest.mark.parametrize("kind", [b"zTXt", b"iTXt"])
+def test_a_text_chunk_that_inflates_beyond_the_cap_is_refused_without_inflating_it(tmp_path: Path, kind: bytes) -> None:
+    bomb = zlib.compress(b"A" * (MAX_TEXT_BYTES + 1), 9)  # ~8 kB that would inflate to over 8 MB
+    body = b"chara\0" + (b"\0" + bomb if kind == b"zTXt" else b"\1\0\0\0" + bomb)
+    png = tiny_png()
+    path = tmp_path / "card.png"
+    path.write_bytes(png[:-12] + png_chunk(kind, body) + png[-12:])
+    with pytest.raises(ConfigError, match="inflates to more than 8 MB"):
+        load_persona(path)
+
+
+def test_a_large_compressed_card_text_under_the_cap_is_read() -> None:
+    text = "x" * (MAX_TEXT_BYTES - 10)
+    body = b"chara\0\0" + zlib.compress(text.encode(), 9)
+    png = tiny_png()
+    assert png_text_chunks(png[:-12] + png_chunk(b"zTXt", body) + png[-12:])["chara"] == text
