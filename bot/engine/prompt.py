@@ -8,9 +8,10 @@ from datetime import date, datetime, timedelta
 
 from bot.engine.card_prompt import closing_note_part, greeting_part, name_of, persona_parts, quoted
 from bot.engine.language import LANGUAGE_NAMES
+from bot.engine.memory_when import told_note, when_note, with_relative_date
 from bot.engine.model import RecalledMemory, excerpts
 from bot.engine.persona import Persona
-from bot.engine.relative_time import local_day, next_yearly, relative_day
+from bot.engine.relative_time import relative_day
 from bot.engine.upcoming import Occasion
 
 _WEAVE = (
@@ -52,49 +53,21 @@ class PromptContext:
     crisis: str = ""
 
 
-def _when(memory: RecalledMemory, local_now: datetime) -> str:
-    """When it was told or happens, relative to the person's today: "told you 3 weeks ago", "next one in 12 days"."""
-    today = local_now.date()
-    on = memory.on
-    if on is None and memory.kind == "temporal" and memory.event_at is not None:
-        on = local_day(memory.event_at, local_now.tzinfo)
-    told = _told(memory, local_now)
-    if on is not None:
-        if memory.yearly:
-            upcoming = next_yearly(on.month, on.day, today)
-            when = "today" if upcoming == today else f"next one {relative_day(upcoming, today)}"
-        else:
-            when = relative_day(on, today, precision=memory.precision)
-        if memory.kind != "episodic" or not told:
-            return when
-        # A message that said "next month": when it was said, and when the thing it speaks of happens.
-        if when == told or (when, told) == ("today", "earlier today"):
-            return f"told you {told}"
-        tense = "is" if when.startswith(("in ", "next", "this", "tomorrow", "today")) else "was"
-        return f"told you {told}; that {tense} {when}"
-    return f"told you {told}" if told else ""
-
-
-def _told(memory: RecalledMemory, local_now: datetime) -> str:
-    told_at = memory.told_at or memory.event_at
-    if told_at is None:
-        return ""
-    today = local_now.date()
-    return relative_day(local_day(told_at, local_now.tzinfo), today, today_word="earlier today")
-
-
 def _excerpt_lines(excerpt: list[RecalledMemory], local_now: datetime) -> list[str]:
     """A memory's line; messages said shortly after it follow on lines of their own ("then …"), with when they
     were told only when that is another day, and with the date they speak of, if any."""
     lines: list[str] = []
     told_before = None
     for memory in excerpt:
-        when = _when(memory, local_now)
-        told = _told(memory, local_now)
+        when = when_note(memory, local_now)
+        told = told_note(memory, local_now)
         if lines and told == told_before and when == f"told you {told}":
             when = ""  # the same day as the line above
+        text = memory.text
+        if (relative := with_relative_date(memory, local_now)) is not None:
+            text, when = relative, ""  # "Claire's wedding — in a month" says it already
         lead = "  then " if lines else "- "
-        lines.append(f"{lead}{quoted(memory.text)} [{when}]" if when else f"{lead}{quoted(memory.text)}")
+        lines.append(f"{lead}{quoted(text)} [{when}]" if when else f"{lead}{quoted(text)}")
         told_before = told
     return lines
 

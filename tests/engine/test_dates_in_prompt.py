@@ -80,9 +80,8 @@ async def test_a_yearly_birthday_shows_its_next_occurrence_not_the_year_it_was_t
 
     await engine.handle(message("when is my birthday again?"))
 
-    line = _line(llm.requests[-1].system, "Birthday — 14 March (every year)")
-    assert line.endswith("[next one in 12 days]")
-    assert "2025" not in line and "2026" not in line
+    line = _line(llm.requests[-1].system, "Birthday — ")
+    assert line == '- "Birthday — every year, next one in 12 days"'
 
 
 # ---- the prompt as recall hands memories over ----
@@ -105,8 +104,8 @@ async def test_recalled_memories_say_how_long_ago_in_the_persons_days(rig: Rig, 
     assert _line(system, "support group").endswith("[told you 3 weeks ago]")
     assert _line(system, "Miso").endswith("[told you earlier today]")
     assert _line(system, "lonely").endswith("[told you in March last year]")
-    assert _line(system, "Job interview").endswith("[in 12 days]")
-    assert _line(system, "Sister's wedding anniversary").endswith("[today]")
+    assert _line(system, "Job interview") == '- "Job interview — in 12 days"'
+    assert _line(system, "Sister's wedding anniversary") == '- "Sister\'s wedding anniversary — every year, today"'
     assert "never repeat the brackets or turn them into dates" in system
 
 
@@ -202,3 +201,53 @@ async def test_the_birthday_and_a_told_anniversary_are_in_the_prompt_even_with_b
     ]
     await rig.engine.handle(message("hello again"))
     assert 'Today is "Léa"\'s wedding anniversary.' in rig.llm.requests[-1].system
+
+
+# ---- dated memories say when in words, never as calendar dates ----
+
+
+@pytest.mark.parametrize(
+    ("told", "later", "line"),
+    [
+        (
+            "Claire's wedding is on 9 January 2027, I can't wait",
+            "I keep thinking about Claire's wedding",
+            '- "Claire\'s wedding — in a month"',
+        ),
+        (
+            "Le mariage de Claire est le 9 janvier 2027, j'ai hâte",
+            "je pense au mariage de Claire",
+            '- "Mariage (Claire) — in a month"',
+        ),
+    ],
+)
+async def test_a_dated_memory_says_when_relatively_not_its_calendar_date(
+    remembering: tuple[Engine, ScriptedLLM],
+    message: MessageFactory,
+    clock: FakeClock,
+    told: str,
+    later: str,
+    line: str,
+) -> None:
+    engine, llm = remembering
+    clock.current = datetime(2026, 11, 12, 12, 0, tzinfo=UTC)
+    await engine.handle(message(told))
+    await engine.drain()
+    clock.current = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+
+    await engine.handle(message(later))
+
+    assert line in llm.requests[-1].system.splitlines()
+
+
+@pytest.mark.parametrize("said", ["My birthday is on 14 March", "Mon anniversaire c'est le 14 mars"])
+async def test_a_message_about_a_yearly_date_says_when_the_next_one_is_in_plain_english(
+    rig: Rig, message: MessageFactory, said: str
+) -> None:
+    told = rig.clock.now() - timedelta(days=21)  # Saturday 14 March 2026: the next one is a year away
+    rig.clock.current = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+    rig.memory.memories = [RecalledMemory("m1", "episodic", said, told_at=told, on=date(2026, 3, 14), yearly=True)]
+    await rig.engine.handle(message("hello"))
+
+    line = _line(rig.llm.requests[0].system, said)
+    assert line.endswith("[told you 9 months ago; the next one is in 3 months]")
