@@ -12,16 +12,16 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
-from zoneinfo import ZoneInfo
 
 from bot.engine.age import set_age
+from bot.engine.city_zones import Cities
 from bot.engine.command_results import CommandResult, MemoriesListing, MoodChart
 from bot.engine.dates import parse_birthday
 from bot.engine.export_json import memories_json, mood_readings_json, profile_json, turns_json
 from bot.engine.language import normalise_language
 from bot.engine.linking import Redeemed, shown_code
 from bot.engine.message_text import clean_message_text
-from bot.engine.model import MemoryPage, UserProfile, UserRef, dm_conversation_id
+from bot.engine.model import MemoryPage, MonthDay, UserProfile, UserRef, dm_conversation_id
 from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
 from bot.engine.ports import (
@@ -39,9 +39,10 @@ from bot.engine.ports import (
 )
 from bot.engine.profile_command import set_profile
 from bot.engine.pseudonymous import pseudonymous_conversation, pseudonymous_user
+from bot.engine.setting_texts import say_setting
 from bot.engine.shown_pages import ShownPages
 from bot.engine.texts import say
-from bot.engine.timezones import resolve_timezone
+from bot.engine.timezone_command import TimezoneSetting
 from bot.engine.voice_command import switch_voice
 from bot.engine.why import WhyListing, trail_json, why_listing
 from bot.errors import InvalidInput
@@ -96,6 +97,16 @@ def _quoted(text: str) -> str:
     return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS - 1] + "…"
 
 
+def _day(birthday: MonthDay, lang: str) -> str:
+    month = _MONTHS[lang if lang in _MONTHS else "en"][birthday.month - 1]
+    return f"{month} {birthday.day}" if lang == "en" else f"{birthday.day} {month}"
+
+
+def _then_usage(current: str, command: str, lang: str) -> CommandResult:
+    """A setting command alone: its current value, then how to change it."""
+    return CommandResult(f"{current}\n{say(f'usage_{command}', lang)}")
+
+
 _MOOD_DAYS_DEFAULT = 30
 _MOOD_DAYS_MAX = 400
 
@@ -119,6 +130,7 @@ class UserCommands:
         identities: LinkedIdentities | None = None,
         pseudonyms: Pseudonyms | None = None,
         voice_speaking: bool = False,
+        cities: Cities | None = None,
     ) -> None:
         self._voice_speaking = voice_speaking  # a speech service is configured: /voice on can be honoured
         self._profiles = profiles
@@ -136,6 +148,8 @@ class UserCommands:
         self._bot_name = bot_name
         self._trail = trail or NoReplyTrail()
         self._shown = ShownPages()
+        # cities None: /timezone knows zone names and their own cities only ("Europe/Paris", "Paris").
+        self._timezone = TimezoneSetting(profiles, planner, clock, default_timezone, cities)
 
     async def _person(self, user: UserRef) -> UserRef:
         """The account as the person it belongs to (see `UserRef.key`); once per command."""
@@ -212,7 +226,9 @@ class UserCommands:
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         if not text.strip():
-            return CommandResult(say("usage_birthday", lang), ok=False)
+            birthday = (await self._profiles.load_profile(user.key)).birthday
+            current = say_setting("birthday_current", lang, date=_day(birthday, lang)) if birthday else None
+            return _then_usage(current or say_setting("birthday_none", lang), "birthday", lang)
         try:
             birthday = parse_birthday(text, lang)
         except InvalidInput:
@@ -221,27 +237,20 @@ class UserCommands:
         named = profile.display_name or user.display_name
         await self._profiles.save_profile(replace(profile, birthday=birthday, display_name=named))
         await self._planner.plan_user(user.key)
-        month = _MONTHS[lang if lang in _MONTHS else "en"][birthday.month - 1]
-        shown = f"{month} {birthday.day}" if lang == "en" else f"{birthday.day} {month}"
-        return CommandResult(say("birthday_set", lang, date=shown))
+        return CommandResult(say("birthday_set", lang, date=_day(birthday, lang)))
 
     async def set_timezone(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         text = _argument(text)
         user = await self._person(user)
-        lang = await self.language_of(user, hint)
-        if not text.strip():
-            return CommandResult(say("usage_timezone", lang), ok=False)
-        zone = resolve_timezone(text)
-        if zone is None:
-            return CommandResult(say("timezone_unknown", lang, text=_quoted(text)), ok=False)
-        profile = await self._profiles.load_profile(user.key)
-        await self._profiles.save_profile(replace(profile, timezone=zone))
-        await self._planner.plan_user(user.key)
-        local = self._clock.now().astimezone(ZoneInfo(zone)).strftime("%H:%M")
-        return CommandResult(say("timezone_set", lang, zone=zone, time=local))
+        return await self._timezone.set(user.key, text, await self.language_of(user, hint), _quoted(text))
 
     async def set_checkins(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
         user = await self._person(user)
+        if not _argument(text).strip():
+            lang = await self.language_of(user, hint)
+            on = (await self._profiles.load_profile(user.key)).checkins
+            current = "checkins_current_on" if on else "checkins_current_off"
+            return _then_usage(say_setting(current, lang), "checkins", lang)
         result = await self._switch(user, text, hint, lambda p, on: replace(p, checkins=on), texts="checkins")
         if result.ok:
             await self._planner.plan_user(user.key)
@@ -278,6 +287,11 @@ class UserCommands:
         user = await self._person(user)
         word = text.strip().lower()
         profile = await self._profiles.load_profile(user.key)
+        if not word:
+            lang = await self.language_of(user, hint)
+            chosen = profile.language_chosen and profile.language
+            current = "language_current_chosen" if chosen else "language_current_auto"
+            return _then_usage(say_setting(current, lang), "language", lang)
         if word in _AUTO:
             await self._profiles.save_profile(replace(profile, language_chosen=False))
             return CommandResult(say("language_auto", await self.language_of(user, hint)))

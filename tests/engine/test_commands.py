@@ -80,9 +80,7 @@ async def test_unknown_timezone_and_empty_arguments_get_usage(setup: Setup) -> N
     unknown = await setup.commands.set_timezone(LEA, "Atlantis")
     assert not unknown.ok and "Atlantis" in unknown.text
     assert (await setup.profiles.load_profile(LEA.key)).timezone is None
-    for result in (
-        await setup.commands.set_timezone(LEA, ""),
-        await setup.commands.set_birthday(LEA, " "),
+    for result in (  # a setting command alone shows its value first (tests/engine/test_setting_commands_alone.py)
         await setup.commands.remember(LEA, ""),
         await setup.commands.set_checkins(LEA, "maybe"),
     ):

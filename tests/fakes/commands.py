@@ -7,6 +7,7 @@ from typing import Protocol
 
 import redis.asyncio as aioredis
 
+from bot.engine.city_zones import Cities
 from bot.engine.commands import UserCommands
 from bot.engine.noop import NoPlanner
 from bot.engine.ports import Clock, MemoryBrowser, MoodHistory, OccasionPlanner, UserDataEraser
@@ -28,6 +29,7 @@ def redis_backed_commands(
     schedule_eraser: UserDataEraser | None = None,
     moods: MoodHistory | None = None,
     voice_speaking: bool = False,
+    cities: Cities | None = None,
 ) -> tuple[UserCommands, RedisProfiles, RedisConversationWindow]:
     profiles = RedisProfiles(redis)
     window = RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=2))
@@ -51,5 +53,6 @@ def redis_backed_commands(
         trail=trail,
         moods=moods,
         voice_speaking=voice_speaking,
+        cities=cities,
     )
     return commands, profiles, window

@@ -84,7 +84,7 @@ async def test_settings_commands_change_the_profile_and_bad_arguments_get_usage(
     assert replies[0].startswith("Your time zone is now Europe/Paris")
     assert replies[1] == "Noted: your birthday is March 14. 🎂"
     assert replies[2].startswith("Check-ins are on")
-    assert replies[3] == "Usage : /birthday <date>, ex. /birthday 14 mars"
+    assert replies[3] == "Ton anniversaire : le 14 mars.\nUsage : /birthday <date>, ex. /birthday 14 mars"
     assert replies[4] == "Usage : /checkins on ou /checkins off"
     assert replies[5].startswith("Okay: in group chats I may now draw on")
     profile = await souvenir.profiles.load_profile("telegram:12")
