@@ -366,7 +366,7 @@ def _turn_from_dict(data: dict[str, Any]) -> ChatTurn:
 _SEALED_FIELDS = {"display_name", "timezone", "language", "preferred_name", "pronouns", "address_form", "birthday"}
 _BOOL_FIELDS = {
     "checkins", "birthday_wishes", "reachable", "share_dm_memories_in_groups", "language_chosen", "voice_replies",
-    "age_confirmed", "crisis_followed_up",
+    "age_confirmed", "crisis_followed_up", "timezone_offered",
 }  # fmt: skip
 _TIME_FIELDS = {"first_seen_at", "last_seen_at", "last_disclosed_at"}
 # Safety: the age a person gave; when their continued conversation began, their last break reminder.

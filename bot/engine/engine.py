@@ -20,6 +20,7 @@ from bot.engine.addressing import with_addressing
 from bot.engine.age import with_stated_age
 from bot.engine.budget import fit_prompt
 from bot.engine.card_prompt import name_of
+from bot.engine.city_zones import Cities
 from bot.engine.crisis import LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.language import detect_language
@@ -73,6 +74,7 @@ from bot.engine.seen import seen_profile
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
+from bot.engine.zone_offer import with_zone_offer, zone_offer
 from bot.errors import ConversationLockLost, LLMUnavailable
 
 log = logging.getLogger(__name__)
@@ -127,6 +129,7 @@ class Engine:
         pseudonyms: Pseudonyms | None = None,
         pictures: PictureMaker | None = None,
         crisis_reader: CrisisReader | None = None,
+        cities: Cities | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -148,6 +151,7 @@ class Engine:
         self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
         self._pictures = pictures  # None: the model is not told it can send pictures
         self._crisis_reader = crisis_reader  # None: the phrase cues alone read a crisis
+        self._cities = cities  # None: "I live in Lyon" offers no time zone
         self._background: set[asyncio.Task[None]] = set()
         self._outbox = outbox
         self._rate_limiter = rate_limiter
@@ -222,10 +226,10 @@ class Engine:
         local_now = now.astimezone(ZoneInfo(zone))
         in_group = message.chat_kind is ChatKind.GROUP
         # Independent reads, at once: the window's round trip and the others hide behind recall.
-        memories, occasions, mood, history, learned = await asyncio.gather(
+        memories, occasions, mood, history, learned, offer = await asyncio.gather(
             self._recall(message, profile, zone), self._occasions(message, profile, local_now),
             self._mood(message.user.key, in_group), self._window.recent_turns(message.conversation_id),
-            self._learned_crisis(message.text),
+            self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
         )  # fmt: skip
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
@@ -290,6 +294,8 @@ class Engine:
         disclose = self._options.disclosure.due(profile.last_disclosed_at, profile.last_seen_at, now)
         if safety.crisis:
             picture = None  # someone in crisis gets care and the lines, not a picture
+        # "I live in Lyon": the zone offered once, after the reply (not to someone in crisis, nor in an apology).
+        text, profile, offered = with_zone_offer(text, profile, None if fallback or safety.crisis else offer, language)
         shown = safety.finish(self._options.disclosure.shown(text, language, disclose), language)
         reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=bool(safety.lines),
                       picture=picture)  # fmt: skip
@@ -301,7 +307,7 @@ class Engine:
         # Two independent writes at once (one round trip's wait instead of two). A lost lock still fails the reply:
         # the window write raises, and no trail is noted for a reply that is not sent.
         seen, changed = seen_profile(profile, message, now, language, disclosed=disclose, safety=safety,
-                                     crisis_answered=hinted, learnt=(*learnt, *learnt_age))  # fmt: skip
+                                     crisis_answered=hinted, learnt=(*learnt, *learnt_age, *offered))  # fmt: skip
         await asyncio.gather(
             self._window.append_turns(message.conversation_id, new_turns, fence),
             self._profiles.save_profile_fields(seen, changed),

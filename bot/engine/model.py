@@ -161,6 +161,8 @@ class UserProfile:
     age_pending: int | None = None
     age_pending_at: datetime | None = None
     voice_replies: bool = False  # /voice on: replies and unprompted messages come as voice notes
+    # "I live in Lyon" with no zone set: the reply offered the zone (/timezone Europe/Paris); offered once, ever.
+    timezone_offered: bool = False
 
 
 @dataclass(frozen=True, slots=True)
