@@ -46,6 +46,7 @@ from bot.engine.voice import VoiceLimits
 from bot.engine.voice_conversation import VoiceConversation
 from bot.engine.voice_messenger import SpeakingMessenger, VoiceDelivery
 from bot.errors import ConfigError, StoreUnavailable
+from bot.geonames_cities import GeonamesCities
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
 from bot.llm.audio import open_audio
@@ -282,6 +283,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             if settings.images_enabled
             else None
         )
+        cities = GeonamesCities()  # "/timezone Lyon", "I live in Lyon": read on the first look-up, off the loop
         engine = Engine(
             llm=llm,
             window=window,
@@ -315,6 +317,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             pictures=pictures,
             # The learned crisis reading, over the embedding the message's recall computes (no second one).
             crisis_reader=LearnedCrisisReader(memory.message_vector, await asyncio.to_thread(load_crisis_head)),
+            cities=cities,
         )
         # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
@@ -355,6 +358,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             identities=identities,
             pseudonyms=pseudonyms,
             voice_speaking=audio is not None,
+            cities=cities,
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
