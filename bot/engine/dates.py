@@ -17,6 +17,7 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from bot.engine.model import MonthDay
+from bot.engine.weekday_habits import names_no_day
 from bot.errors import InvalidInput
 
 Precision = Literal["day", "week", "month", "year"]
@@ -224,11 +225,14 @@ def _shift(today: date, n: int, unit: str) -> tuple[date, Precision]:
     return today + timedelta(days=n * _UNIT_DAYS.get(unit, 1)), "day"
 
 
-def _sentence_is_past(text: str, start: int, end: int) -> bool:
+def _sentence(text: str, start: int, end: int) -> str:
     left = max(text.rfind(".", 0, start), text.rfind("!", 0, start), text.rfind("?", 0, start))
     right_candidates = [i for i in (text.find(c, end) for c in ".!?") if i >= 0]
-    sentence = text[left + 1 : min(right_candidates) if right_candidates else len(text)]
-    return _PAST.search(sentence) is not None
+    return text[left + 1 : min(right_candidates) if right_candidates else len(text)]
+
+
+def _sentence_is_past(text: str, start: int, end: int) -> bool:
+    return _PAST.search(_sentence(text, start, end)) is not None
 
 
 def _nearest_year(today: date, month: int, day: int, past: bool) -> date | None:
@@ -361,6 +365,10 @@ def _weekday(match: re.Match[str], today: date, text: str, add: _Adder) -> None:
         add(match, today - timedelta(days=(today.weekday() - target) % 7 or 7), "day", True, False)
     elif pre == "next" or post == "prochain":
         add(match, today + timedelta(days=ahead or 7), "day", True, False)
+    elif pre in ("", "on") and names_no_day(
+        text, match.start("w"), match.end("w"), _sentence(text, match.start(), match.end())
+    ):
+        return  # "dimanche difficile", "le lundi c'est dur": a feeling or a habit, not the coming Sunday
     else:
         add(match, today + timedelta(days=ahead), "day", True, False)
 

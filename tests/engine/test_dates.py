@@ -109,6 +109,25 @@ def test_scores_and_habits_are_not_dates() -> None:
     assert _dates("je suis triste", "fr") == []
 
 
+def test_a_weekday_in_a_feeling_or_a_habit_is_no_date_but_a_plan_on_a_weekday_is() -> None:
+    wednesday = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)
+    for text, language in (
+        ("dimanche difficile", "en"),
+        ("Sunday is hard", "en"),
+        ("Sunday nights are so lonely", "en"),
+        ("every Sunday I go running", "en"),
+        ("le lundi c'est dur", "fr"),
+        ("chaque dimanche je déprime", "fr"),
+    ):
+        assert resolve_dates(text, wednesday, "UTC", language) == [], text
+    for text, language in (
+        ("on Sunday I have my exam", "en"),
+        ("Sunday is going to be hard", "en"),
+        ("dimanche j'ai mon examen", "fr"),
+    ):
+        assert [f.local_date for f in resolve_dates(text, wednesday, "UTC", language)] == [date(2026, 12, 6)], text
+
+
 def test_several_dates_in_order() -> None:
     found = _dates("Exam on 2/6/2026 and party the day after tomorrow", "fr")
     assert found == [date(2026, 6, 2), date(2026, 3, 16)]

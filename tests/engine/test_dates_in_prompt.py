@@ -251,3 +251,26 @@ async def test_a_message_about_a_yearly_date_says_when_the_next_one_is_in_plain_
 
     line = _line(rig.llm.requests[0].system, said)
     assert line.endswith("[told you 9 months ago; the next one is in 3 months]")
+
+
+@pytest.mark.parametrize("said", ["dimanche difficile", "Sunday is hard", "le lundi c'est dur"])
+async def test_a_weekday_in_a_feeling_is_not_shown_as_a_day_ahead(
+    remembering: tuple[Engine, ScriptedLLM],
+    message: MessageFactory,
+    clock: FakeClock,
+    redis_client: aioredis.Redis,
+    said: str,
+) -> None:
+    engine, llm = remembering
+    profiles = RedisProfiles(redis_client)
+    clock.current = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)  # a Wednesday
+    await engine.handle(message("hello"))
+    profile = await profiles.load_profile("telegram:42")
+    await profiles.save_profile(replace(profile, timezone="UTC", language="en"))  # English settings, UTC
+    await engine.handle(message(said))
+    await engine.drain()
+    clock.current = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+
+    await engine.handle(message(f"again: {said}"))
+
+    assert _line(llm.requests[-1].system, f'"{said}"').endswith("[told you yesterday]")

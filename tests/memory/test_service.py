@@ -287,3 +287,21 @@ async def test_the_writer_marks_the_twin_so_the_listing_is_read_by_filter() -> N
     episode = next(r for r in index.records.values() if r.kind is MemoryKind.EPISODIC)
     assert episode.hidden_by == fact.memory_id
     assert await index.count(ALICE.key, listed_only=True) == 1
+
+
+async def test_a_weekday_in_a_feeling_is_no_date_but_an_exam_on_a_weekday_is() -> None:
+    index = FakeMemoryIndex()
+    service = LongTermMemoryService(index)
+    english, french = Chat(service, ALICE), Chat(service, BOB, "fr")
+    english.at = french.at = datetime(2026, 12, 2, 12, 0, tzinfo=UTC)  # a Wednesday
+    await english.say("Sundays are hard, dimanche difficile")
+    await french.say("le lundi c'est dur")
+    episodes = [r.text for r in index.records.values() if r.kind is MemoryKind.EPISODIC]
+    assert not any("(6 December 2026)" in text or "(7 décembre 2026)" in text for text in episodes), episodes
+    assert await service.dated_events(ALICE.key) == [] and await service.dated_events(BOB.key) == []
+
+    await english.say("on Sunday I have my exam")
+    await french.say("dimanche j'ai mon examen")
+    (exam,) = await service.dated_events(ALICE.key)
+    (examen,) = await service.dated_events(BOB.key)
+    assert exam.on == examen.on == date(2026, 12, 6)
