@@ -22,6 +22,7 @@ from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import describe_date, describe_event
 from memory.extraction.json_repair import parse_json_object
 from memory.extraction.lexicon import CHANGE, as_written
+from memory.extraction.whose import whose_yearly
 from memory.records import MemoryKind
 
 log = logging.getLogger(__name__)
@@ -106,7 +107,7 @@ def _event_date(raw: str, at: datetime, timezone: str, language: str) -> date | 
         return found[0].local_date if found else None
 
 
-def _candidates(extraction: Extraction, at: datetime, timezone: str, language: str) -> list[Candidate]:
+def _candidates(extraction: Extraction, at: datetime, timezone: str, language: str, text: str = "") -> list[Candidate]:
     out: list[Candidate] = []
     for fact in extraction.facts:
         change = fact.replaces_old or CHANGE.search(fact.text) is not None
@@ -123,15 +124,20 @@ def _candidates(extraction: Extraction, at: datetime, timezone: str, language: s
         day = _event_date(event.date, at, timezone, language)
         if day is None:
             continue  # impossible ("2026-02-30") or unreadable dates are not stored as dates
+        about = event.about
+        if event.yearly and about is None and (owner := whose_yearly(text)) is not None:
+            if not owner.known:
+                continue  # "her birthday", no one named: not the person's, and no one else's we can tell
+            about = owner.subject  # "my grandmother Zoé … her birthday": Zoé's, whatever the model said
         label = as_written(event.what)
-        what = describe_event(label, event.about, language)
+        what = describe_event(label, about, language)
         local_noon = datetime(day.year, day.month, day.day, 12, tzinfo=ZoneInfo(timezone))
         out.append(
             Candidate(
                 MemoryKind.TEMPORAL,
                 f"{what[0].upper()}{what[1:]} — {describe_date(day, 'day', event.yearly, language)}",
                 label=label,
-                subject=event.about,
+                subject=about,
                 importance=0.9 if event.yearly else 0.8,
                 local_date=day.isoformat(),
                 recurrence="yearly" if event.yearly else None,
@@ -175,7 +181,7 @@ class LlmExtractor:
                     mood_out.append(MoodReading(mood.label, mood.valence, mood.intensity))
                 if crisis_out is not None and extraction.crisis:
                     crisis_out.append(True)
-                return _candidates(extraction, at, timezone, language)
+                return _candidates(extraction, at, timezone, language, text)
             except (ValueError, ValidationError) as exc:
                 log.debug("memory extraction: unreadable answer (attempt %d): %s", attempt + 1, exc)
                 unreadable = exc

@@ -63,3 +63,20 @@ def whose(text: str, window_start: int, label_at: int, *, yearly: bool) -> Owner
         return Owner(match["who2"])
     # "Birthday on March 3" says neither whose nor that it is theirs; an exam or an interview is theirs.
     return UNKNOWN if yearly else OWN
+
+
+_YEARLY_WORDS = re.compile(r"\b(?:birthday|b-?day|anniversary|anniversaire|anniv|(?<=\b[ms]a )fête)\b", re.I)
+_MINE_ALONE = re.compile(r"\b(?:mine|le mien|la mienne|moi|me)\b", re.I)  # "and mine is on May 5"
+
+
+def whose_yearly(text: str, *, near: int = 60) -> Owner | None:
+    """Whose the birthdays and anniversaries a message speaks of are, for a model that said one is about
+    nobody: someone else's ("my grandmother Zoé … her birthday") when every one the message names is; None
+    (the model is trusted) when one is the person's, when "mine" may be, or when it names none ("I turn 30
+    on March 3")."""
+    if _MINE_ALONE.search(text):
+        return None
+    owners = [whose(text, max(0, m.start() - near), m.start(), yearly=True) for m in _YEARLY_WORDS.finditer(text)]
+    if not owners or OWN in owners:
+        return None
+    return owners[0]
