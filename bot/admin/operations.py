@@ -1,6 +1,7 @@
 """`souvenir memories …` as one request → one answer, whether the CLI runs it itself or asks the running process.
 
-Both paths run this same code, so the operator sees the same output either way.
+Both paths run this same code, so the operator sees the same output either way. It speaks to the operator, in
+English, about the person by their key: never the companion's own words to the person.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel, Field
 
+from bot.admin.held import erased_text, held_about, too_few_moods_text
 from bot.admin.users import pick_user, user_of
 from bot.engine.commands import UserCommands
 from bot.engine.model import RecallQuery, UserProfile, UserRef
+from bot.engine.mood import MIN_CHART_READINGS
 from bot.engine.ports import Clock, LongTermMemory
 from bot.errors import InvalidInput
 
@@ -84,19 +87,40 @@ class MemoryAdmin:
             return await self._why(user)
         if request.action == "forget":
             if request.all:
-                result = await self._commands.forget_everything(user)
-            else:
-                result = await self._commands.forget_memory(user, request.memory_id or "")
-            return Answer(0 if result.ok else 1, out=result.text + "\n")
+                return await self._forget_everything(user)
+            return await self._forget_memory(user, request.memory_id or "")
         if request.action == "mood":
             return await self._mood(user, request.days)
         return Answer(0, out=(await self._commands.export(user)).decode() + "\n")
 
+    async def _forget_everything(self, user: UserRef) -> Answer:
+        held = await held_about(self._commands, user)  # counted first: afterwards there is nothing to count
+        if not (await self._commands.forget_everything(user)).ok:
+            return Answer(
+                1,
+                err=f"souvenir: a store could not erase {user.key} (see the log); run the same command again "
+                "to erase what is left\n",
+            )
+        return Answer(0, out=erased_text(held))
+
+    async def _forget_memory(self, user: UserRef, memory_id: str) -> Answer:
+        text = (await held_about(self._commands, user)).memories.get(memory_id)
+        if not (await self._commands.forget_memory(user, memory_id)).ok:
+            return Answer(
+                1,
+                err=f"souvenir: {user.key} has no memory {memory_id!r}; "
+                f"`souvenir memories list --user {user.key}` shows their ids\n",
+            )
+        return Answer(0, out=f"Forgot memory {memory_id} of {user.key}" + (f": {text}\n" if text else "\n"))
+
     async def _mood(self, user: UserRef, days: int) -> Answer:
         chart = await self._commands.mood(user, str(days))
-        if chart.png is None:
-            return Answer(0 if chart.ok else 1, out=chart.text + "\n")
-        return Answer(0, png=base64.b64encode(chart.png).decode())
+        if chart.png is not None:
+            return Answer(0, png=base64.b64encode(chart.png).decode())
+        if not chart.ok:
+            return Answer(1, err=f"souvenir: the mood chart of {user.key} could not be drawn (see the log)\n")
+        held = await held_about(self._commands, user)
+        return Answer(0, out=too_few_moods_text(held, days=days, now=self._clock.now(), needed=MIN_CHART_READINGS))
 
     async def _users(self, known: Sequence[UserProfile]) -> Answer:
         rows = [
@@ -124,5 +148,5 @@ class MemoryAdmin:
 
     async def _search(self, user: UserRef, text: str) -> Answer:
         query = RecallQuery(user.key, text, self._clock.now(), scopes=("dm",), limit=self._recall_limit)
-        found = await self._memory.recall(query)
+        found = sorted(await self._memory.recall(query), key=lambda m: m.score, reverse=True)  # best first
         return Answer(0, out="".join(f"{m.memory_id}  {m.score:.3f}  {m.kind:<9}  {m.text}\n" for m in found))

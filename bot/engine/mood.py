@@ -14,6 +14,7 @@ MoodLabel = Literal["joy", "calm", "sadness", "anxiety", "anger", "tiredness", "
 MOOD_LABELS: tuple[MoodLabel, ...] = ("joy", "calm", "sadness", "anxiety", "anger", "tiredness", "neutral")
 POSITIVE: frozenset[str] = frozenset(("joy", "calm"))
 NEGATIVE: frozenset[str] = frozenset(("sadness", "anxiety", "anger", "tiredness"))
+MIN_CHART_READINGS = 3  # fewer in the days asked for, and /mood draws no chart
 
 
 @dataclass(frozen=True, slots=True)

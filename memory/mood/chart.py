@@ -17,10 +17,9 @@ matplotlib.use("Agg")
 from matplotlib.dates import AutoDateLocator, DateFormatter
 from matplotlib.figure import Figure
 
-from bot.engine.mood import MoodPattern, TimedReading
+from bot.engine.mood import MIN_CHART_READINGS, MoodPattern, TimedReading
 from bot.engine.mood_texts import WEEKDAYS, describe_pattern, say_mood
 
-MIN_READINGS = 3
 _NEGATIVE_COLOUR = "#c0695a"
 _POSITIVE_COLOUR = "#5a8fc0"
 
@@ -34,11 +33,11 @@ def render_chart(
     days: int,
     now: datetime,
 ) -> bytes | None:
-    """The PNG, or None with fewer than `MIN_READINGS` readings in the last `days` days."""
+    """The PNG, or None with fewer than `MIN_CHART_READINGS` readings in the last `days` days."""
     zone = ZoneInfo(timezone)
     start = now - timedelta(days=days)
     shown = [r for r in readings if start <= r.at <= now]
-    if len(shown) < MIN_READINGS:
+    if len(shown) < MIN_CHART_READINGS:
         return None
     lang = language if language in WEEKDAYS else "en"
     local = [(r.at.astimezone(zone), r.reading.valence) for r in shown]
