@@ -283,7 +283,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             if settings.images_enabled
             else None
         )
-        cities = GeonamesCities()  # "/timezone Lyon", "I live in Lyon": read on the first look-up, off the loop
+        cities = GeonamesCities()  # "/timezone Lyon", "I live in Lyon"
+        await cities.load()  # at start, in a worker thread: no reply waits for it
         engine = Engine(
             llm=llm,
             window=window,

