@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Protocol, TextIO
 
 from adapters.terminal_pictures import PictureHandler, save_picture
+from adapters.terminal_prompt import TerminalPrompt, printed_above_prompt
 from bot.engine.commands import UserCommands
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
 from bot.engine.ports import Clock, Messenger
@@ -56,6 +57,7 @@ class TerminalChat:
         self._confirm_forget_all = False
         self._files_dir = files_dir  # where /mood writes its chart (the working directory when None)
         self._follow_ups = follow_ups
+        self._prompt: TerminalPrompt | None = None  # on a real terminal: line editing, output above the prompt
 
     def _print(self, text: str) -> None:
         self._out.write(text + "\n")
@@ -63,7 +65,7 @@ class TerminalChat:
 
     async def send_direct(self, user_key: str, text: str) -> None:
         """A message the companion writes after its reply (a crisis follow-up): printed, then the prompt again."""
-        at_prompt = self._in.isatty()
+        at_prompt = self._in.isatty() and self._prompt is None  # prompt_toolkit redraws its own prompt
         self._print(("\n" if at_prompt else "") + text)
         if at_prompt:
             self._out.write("you> ")
@@ -73,14 +75,26 @@ class TerminalChat:
         self._print(f"Chatting as {self._user.user_id}. /help for commands, /quit or Ctrl-D to leave.")
         # The one person in this chat: whatever is followed up on the terminal is theirs.
         with self._follow_ups.through(PLATFORM, self) if self._follow_ups else nullcontext():
-            await self._turns()
+            if not (self._in.isatty() and self._out.isatty()):  # piped: plain lines, no prompt to keep
+                await self._turns()
+                return
+            self._prompt = TerminalPrompt(self._in, self._out)
+            with printed_above_prompt() as above:
+                self._out = above
+                await self._turns()
 
     async def _turns(self) -> None:
         while True:
-            if self._in.isatty():
-                self._out.write("you> ")
-                self._out.flush()
-            line = await self._read_line()
+            if self._prompt is not None:
+                typed = await self._prompt.read_line()
+                if typed is None:  # Ctrl-D or Ctrl-C
+                    return
+                line = typed + "\n"  # an empty line is not the end, as with the plain reader
+            else:
+                if self._in.isatty():
+                    self._out.write("you> ")
+                    self._out.flush()
+                line = await self._read_line()
             if not line:
                 return
             text = line.strip()
