@@ -9,24 +9,39 @@ import threading
 import uuid
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Protocol, TextIO
+from typing import Protocol, TextIO, runtime_checkable
 
 from adapters.terminal_pictures import PictureHandler, save_picture
 from adapters.terminal_prompt import TerminalPrompt, printed_above_prompt
 from bot.engine.commands import UserCommands
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
 from bot.engine.ports import Clock, Messenger
-from bot.engine.texts import say
+from bot.engine.texts import say, say_in
 from bot.engine.why import asks_why
 
 log = logging.getLogger(__name__)
 
+_TEXTS = {
+    "still_writing": {
+        "en": "(I'm still writing your last message down; it will show in a moment.)",
+        "fr": "(Je suis encore en train de noter ton dernier message ; il apparaîtra dans un instant.)",
+    },
+}
+
 PLATFORM = "terminal"
 _PAGE_SIZE = 10
+_WRITE_WAIT_S = 2.0  # how long /memories waits for the message just sent to be written down
 
 
 class MessageHandler(Protocol):
     async def handle(self, message: IncomingMessage) -> Reply | None: ...
+
+
+@runtime_checkable
+class PendingWrites(Protocol):
+    """The memory writes of the messages just answered (`Engine.settle_writes`)."""
+
+    async def settle_writes(self, within_s: float) -> bool: ...
 
 
 class FollowUps(Protocol):
@@ -197,6 +212,8 @@ class TerminalChat:
         elif name == "age":
             self._print((await commands.set_age(user, argument)).text)
         elif name == "memories":
+            if isinstance(self._engine, PendingWrites) and not await self._engine.settle_writes(_WRITE_WAIT_S):
+                self._print(say_in(_TEXTS, "still_writing", await commands.language_of(user)))
             listing = await commands.memories_listing(user, argument, _PAGE_SIZE)
             self._print(listing.text)
             for n, item in enumerate(listing.page.items if listing.page else (), start=1):

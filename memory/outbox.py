@@ -93,7 +93,7 @@ class RedisOutbox:
         entry_id = await self._redis.xadd(STREAM, fields)  # type: ignore[arg-type]
         self._queued.add(_name(entry_id))
 
-    async def settle(self, within_s: float | None = None) -> None:
+    async def settle(self, within_s: float | None = None) -> bool:
         loop = asyncio.get_running_loop()
         deadline = None if within_s is None else loop.time() + within_s
         while self._queued:
@@ -106,8 +106,9 @@ class RedisOutbox:
             except (RedisError, OSError):
                 pass  # Redis restarting: asked again in a moment
             if not self._queued or (deadline is not None and loop.time() >= deadline):
-                return
+                return not self._queued
             await asyncio.sleep(_SETTLE_POLL_S)
+        return True
 
     # ---- what workers do ----
 

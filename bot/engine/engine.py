@@ -467,6 +467,24 @@ class Engine:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
+    async def settle_writes(self, within_s: float) -> bool:
+        """Wait up to `within_s` seconds for this process's memory writes (queued in the outbox, or running in
+        the background) without cancelling any: True once all are written, False when some still run (what
+        /memories shows right after a message then lacks that message)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + within_s
+        if self._outbox is not None:
+            try:
+                if not await self._outbox.settle(within_s):
+                    return False
+            except Exception:
+                log.exception("could not check what the outbox still holds")
+        running = list(self._background)
+        if not running:
+            return True
+        _, still = await asyncio.wait(running, timeout=max(0.0, deadline - loop.time()))
+        return not still
+
     async def drain(self, within_s: float | None = None) -> None:
         """Wait for memory writes (on shutdown, and in tests): those in the outbox (written by the worker) and
         background ones. Writes still running after `within_s` seconds are cancelled and logged, queued ones

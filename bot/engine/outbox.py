@@ -13,7 +13,7 @@ class Outbox(Protocol):
         """Keep `exchange` durably until it is written to long-term memory; raises when it could not be kept."""
         ...
 
-    async def settle(self, within_s: float | None = None) -> None:
+    async def settle(self, within_s: float | None = None) -> bool:
         """Return once what this process queued has been written (by whichever replica), or after `within_s`
-        seconds: what is still waiting then stays queued."""
+        seconds: what is still waiting then stays queued. True when nothing is left waiting."""
         ...

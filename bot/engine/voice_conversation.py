@@ -26,6 +26,8 @@ class Answerer(Protocol):
 
     async def handle_picture(self, message: IncomingMessage, what: str) -> Reply | None: ...
 
+    async def settle_writes(self, within_s: float) -> bool: ...
+
 
 class VoiceConversation:
     def __init__(
@@ -64,6 +66,10 @@ class VoiceConversation:
         if reply is None or reply.fallback or reply.picture is not None or message.chat_kind is not ChatKind.PRIVATE:
             return reply  # a photo goes with its caption written, not spoken
         return await self.spoken(message.user, reply)
+
+    async def settle_writes(self, within_s: float) -> bool:
+        """The engine's memory writes still in flight (`Engine.settle_writes`): what /memories waits for."""
+        return await self._engine.settle_writes(within_s)
 
     async def handle_picture(self, message: IncomingMessage, what: str) -> Reply | None:
         """/picture: the engine's photo and caption, as they are (a caption is not read aloud)."""
