@@ -30,15 +30,17 @@ FROM ${PYTHON_IMAGE} AS runtime
 # A fixed uid/gid, so a bind-mounted /data can be chowned to it (chown 10001:10001 ./data).
 RUN groupadd --system --gid 10001 souvenir \
  && useradd --system --uid 10001 --gid souvenir --home-dir /home/souvenir --create-home --shell /usr/sbin/nologin souvenir \
- && mkdir -p /data && chown souvenir:souvenir /data
+ && mkdir -p /data /keys && chown souvenir:souvenir /data /keys && chmod 700 /keys
 COPY --from=build /opt/souvenir /opt/souvenir
 ENV PATH="/opt/souvenir/bin:${PATH}" \
     PYTHONUNBUFFERED=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     SOUVENIR_DATA_DIR=/data \
+    SOUVENIR_KEY_DIR=/keys \
     SOUVENIR_HTTP_PORT=8080
-# Embedded valkey and Qdrant data (when no server is configured), and the admin socket of `souvenir memories`.
-VOLUME ["/data"]
+# Embedded valkey and Qdrant data (when no server is configured), and the admin socket of `souvenir memories`;
+# /keys: the per-person data keys with encryption on, apart from the data so erasure reaches its backups.
+VOLUME ["/data", "/keys"]
 WORKDIR /home/souvenir
 USER souvenir:souvenir
 # /healthz and /metrics (SOUVENIR_HTTP_PORT); Telegram webhook mode listens on SOUVENIR_TELEGRAM_WEBHOOK_PORT.

@@ -61,7 +61,7 @@ from memory.aof_rewrite import AofCompactor
 from memory.conversation_locks import RedisConversationLocks
 from memory.crisis.reader import LearnedCrisisReader
 from memory.crisis.reader import load_head as load_crisis_head
-from memory.crypto import TextCipher
+from memory.crypto import FileKeyStore, KeyStore, RedisKeyStore, TextCipher
 from memory.crypto.startup import cipher_for
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
@@ -194,6 +194,17 @@ def _make_data_dir(path: Path) -> None:
     make_private(path)  # files from before (or copied in by hand) become owner-only too
 
 
+async def _key_store(stack: AsyncExitStack, settings: Settings, client: aioredis.Redis) -> KeyStore:
+    """Where the data keys are kept, apart from the data (SOUVENIR_KEY_STORE): erasure then reaches backups."""
+    if settings.resolved_key_store == "file":
+        return FileKeyStore(settings.resolved_key_dir)
+    if settings.key_store_url is None:
+        return RedisKeyStore(client)
+    store = RedisKeyStore.from_url(settings.key_store_url)
+    stack.push_async_callback(store.aclose)
+    return store
+
+
 @asynccontextmanager
 async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncIterator[Core]:
     clock = clock or SystemClock()
@@ -209,7 +220,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         client = await _connect_redis(stack, settings)
         # Before any store writes: a key that does not open the data already stored stops the start here.
         master = settings.encryption_key.get_secret_value() if settings.encryption_key else None
-        cipher = await cipher_for(client, master)
+        cipher = await cipher_for(client, master, await _key_store(stack, settings, client))
         metrics, metrics_page = _open_metrics(settings)
         readiness = Readiness()
         readiness.watch("redis", client.ping)
@@ -501,11 +512,12 @@ def _watch_platform(stack: AsyncExitStack, readiness: Readiness, name: str, mess
 
 
 @asynccontextmanager
-async def open_key_store(settings: Settings) -> AsyncIterator[aioredis.Redis]:
-    """Redis alone (embedded or server), for `souvenir rotate-key`: the data dir is held so the companion
-    cannot run meanwhile."""
+async def open_key_store(settings: Settings) -> AsyncIterator[tuple[aioredis.Redis, KeyStore]]:
+    """Redis (embedded or server) and the key store, for `souvenir rotate-key`: the data dir is held so the
+    companion cannot run meanwhile."""
     async with AsyncExitStack() as stack:
         _make_data_dir(settings.data_dir)
         if settings.redis_embedded:
             stack.enter_context(hold_data_dir(settings.data_dir))
-        yield await _connect_redis(stack, settings)
+        client = await _connect_redis(stack, settings)
+        yield client, await _key_store(stack, settings, client)

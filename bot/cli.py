@@ -329,9 +329,9 @@ async def _rotate_key(args: argparse.Namespace, settings: Settings) -> int:
     for flag, value in (("--old", args.old), ("--new", args.new)):
         if not is_encryption_key(value):
             raise ConfigError(f"{flag}: expected 32 random bytes in URL-safe base64, as `souvenir keygen` prints")
-    async with open_key_store(settings) as client:
+    async with open_key_store(settings) as (client, store):
         try:
-            count = await rewrap_data_keys(client, args.old.strip(), args.new.strip())
+            count = await rewrap_data_keys(client, args.old.strip(), args.new.strip(), store)
         except WrongMasterKey as exc:
             raise ConfigError(str(exc)) from None
     print(f"rewrapped {count} data keys; now set SOUVENIR_ENCRYPTION_KEY to the new key")

@@ -134,6 +134,12 @@ class Settings(BaseSettings):
     outbox_max_attempts: int = Field(default=5, ge=1)  # failed rounds before an entry goes to the dead letters
     # Encryption at rest: the master key that wraps each person's data key; unset = texts kept clear.
     encryption_key: SecretStr | None = None
+    # Where each person's wrapped data key is kept, apart from the data it opens (erasure reaches backups):
+    # "file" (SOUVENIR_KEY_DIR, one box), "redis" (SOUVENIR_KEY_STORE_URL, default the main Redis: replicas),
+    # "auto": file with the embedded Redis, else redis.
+    key_store: Literal["auto", "file", "redis"] = "auto"
+    key_dir: Path | None = None  # unset: <data dir>-keys, beside the data dir (never inside it)
+    key_store_url: str | None = None  # a Redis apart from the data's for the keys; unset: the main Redis
     # Voice notes: an OpenAI-compatible /audio/transcriptions and /audio/speech endpoint.
     voice_base_url: str | None = None  # unset: the LLM's base URL when the provider speaks OpenAI's API
     voice_api_key: SecretStr | None = None  # unset: the LLM's key when the base URL is the LLM's
@@ -229,6 +235,13 @@ class Settings(BaseSettings):
                 "SOUVENIR_VOICE_BASE_URL: an OpenAI-compatible audio endpoint is required for voice notes when "
                 "SOUVENIR_LLM_PROVIDER=anthropic"
             )
+        if self.resolved_key_store == "file" and self.resolved_key_dir.is_relative_to(self.data_dir.absolute()):
+            raise ValueError(
+                "SOUVENIR_KEY_DIR: must be outside SOUVENIR_DATA_DIR (a backup of the data dir would hold the keys "
+                "that erasure destroys)"
+            )
+        if self.key_store_url is not None and self.resolved_key_store != "redis":
+            raise ValueError("SOUVENIR_KEY_STORE_URL: only with SOUVENIR_KEY_STORE=redis (or auto with a Redis server)")
         if self.qdrant_write_consistency > self.qdrant_replication:
             raise ValueError(
                 "SOUVENIR_QDRANT_WRITE_CONSISTENCY: at most SOUVENIR_QDRANT_REPLICATION (a write cannot be "
@@ -268,6 +281,21 @@ class Settings(BaseSettings):
         if self.images_api_key is not None:
             return self.images_api_key
         return self.llm_api_key if self.llm_provider == "openai" and self.images_base_url is None else None
+
+    @property
+    def resolved_key_store(self) -> Literal["file", "redis"]:
+        """Where the data keys are kept: with `auto`, a file store beside an embedded Redis, else the Redis."""
+        if self.key_store != "auto":
+            return self.key_store
+        return "file" if self.redis_embedded else "redis"
+
+    @property
+    def resolved_key_dir(self) -> Path:
+        """SOUVENIR_KEY_DIR, else `<data dir>-keys` beside the data dir (absolute)."""
+        if self.key_dir is not None:
+            return self.key_dir.absolute()
+        data = self.data_dir.absolute()
+        return data.with_name(f"{data.name}-keys")
 
     @property
     def redis_embedded(self) -> bool:

@@ -94,5 +94,13 @@ def test_openai_compatible_defaults_to_ollama() -> None:
 
 def test_the_disclosure_cannot_be_spaced_more_than_three_hours_apart() -> None:
     assert load_settings(disclosure_interval_hours=1.5).disclosure_policy.interval.total_seconds() == 5400
-    with pytest.raises(ConfigError, match="SOUVENIR_DISCLOSURE_INTERVAL_HOURS: expected .*3.*got 4"):
+    with pytest.raises(ConfigError, match=r"SOUVENIR_DISCLOSURE_INTERVAL_HOURS: expected .*3.*got 4"):
         load_settings(disclosure_interval_hours=4)
+
+
+def test_the_key_store_is_beside_the_data_dir_never_inside_it(tmp_path: Path) -> None:
+    settings = load_settings(_env_file=None, data_dir=tmp_path / "data")
+    assert (settings.resolved_key_store, settings.resolved_key_dir) == ("file", tmp_path / "data-keys")
+    assert load_settings(_env_file=None, redis_url="redis://localhost:6379/0").resolved_key_store == "redis"
+    with pytest.raises(ConfigError, match="SOUVENIR_KEY_DIR: must be outside SOUVENIR_DATA_DIR"):
+        load_settings(_env_file=None, data_dir=tmp_path / "data", key_dir=tmp_path / "data" / "keys")

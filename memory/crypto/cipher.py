@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from cryptography.fernet import Fernet, InvalidToken
 
 from bot.errors import UnreadableText
-from memory.crypto.keys import RedisDataKeys
+from memory.crypto.keys import DataKeys
 
 SEALED_PREFIX = "sv1:"
 CACHED_KEYS = 10_000
@@ -85,7 +85,7 @@ class PersonCipher:
 
     def __init__(
         self,
-        keys: RedisDataKeys,
+        keys: DataKeys,
         *,
         cached: int = CACHED_KEYS,
         fresh_s: float = FRESH_S,

@@ -3,17 +3,27 @@ configured does not match the data already stored."""
 
 from __future__ import annotations
 
+import logging
+
 import redis.asyncio as aioredis
 
 from bot.errors import ConfigError
 from memory.crypto.cipher import PersonCipher, PlainCipher, TextCipher
-from memory.crypto.keys import RedisDataKeys, master_key_state
+from memory.crypto.key_store import KeyStore, RedisKeyStore
+from memory.crypto.keys import DataKeys, master_key_state, move_data_keys
+
+log = logging.getLogger(__name__)
 
 
-async def cipher_for(client: aioredis.Redis, master: str | None) -> TextCipher:
+async def cipher_for(client: aioredis.Redis, master: str | None, store: KeyStore | None = None) -> TextCipher:
     """PersonCipher with a master key, PlainCipher without; ConfigError (one line, exit 2) when the stored
-    data was encrypted with another key or when it is encrypted and no key is set."""
-    state = await master_key_state(client, master)
+    data was encrypted with another key or when it is encrypted and no key is set. `store`: where the data
+    keys are kept (default: `client`); keys an earlier version kept in `client` are moved there first."""
+    if store is not None and not isinstance(store, RedisKeyStore):
+        moved = await move_data_keys(RedisKeyStore(client), store)
+        if moved:
+            log.info("moved %d data keys out of Redis into the key store", moved)
+    state = await master_key_state(client, master, store)
     if state == "wrong":
         raise ConfigError(
             "SOUVENIR_ENCRYPTION_KEY: this key does not open the data already stored (encrypted with another "
@@ -25,4 +35,4 @@ async def cipher_for(client: aioredis.Redis, master: str | None) -> TextCipher:
         )
     if master is None:
         return PlainCipher()
-    return PersonCipher(RedisDataKeys(client, master))
+    return PersonCipher(DataKeys(store or RedisKeyStore(client), master))
