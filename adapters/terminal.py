@@ -70,9 +70,20 @@ class TerminalChat:
         self._in = stdin
         self._out = stdout
         self._confirm_forget_all = False
-        self._files_dir = files_dir  # where /mood writes its chart (the working directory when None)
+        self._files_dir = files_dir  # the person's folder: charts, voice replies, pictures (None: the working dir)
         self._follow_ups = follow_ups
         self._prompt: TerminalPrompt | None = None  # on a real terminal: line editing, output above the prompt
+
+    async def _write_file(self, name: str, data: bytes) -> Path:
+        """`name` in the person's folder (created private), off the event loop; its absolute path."""
+        path = (self._files_dir or Path.cwd()) / name
+
+        def write() -> None:
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            path.write_bytes(data)
+
+        await asyncio.to_thread(write)
+        return path.resolve()
 
     def _print(self, text: str) -> None:
         self._out.write(text + "\n")
@@ -172,9 +183,8 @@ class TerminalChat:
         if reply is not None:
             self._print(reply.text)
             if reply.voice is not None:  # /voice on: a terminal plays nothing, so the note goes to a file
-                path = (self._files_dir or Path.cwd()) / f"souvenir-voice-{message.message_id}.ogg"
-                await asyncio.to_thread(path.write_bytes, reply.voice.audio)
-                self._print(f"🔊 {path.resolve()}")
+                path = await self._write_file(f"souvenir-voice-{message.message_id}.ogg", reply.voice.audio)
+                self._print(f"🔊 {path}")
         if reply is not None and reply.picture is not None:  # a terminal shows no pictures: a file, and its path
             self._print(str(await save_picture(self._files_dir or Path.cwd(), self._user.user_id, reply.picture)))
 
@@ -252,9 +262,8 @@ class TerminalChat:
         if chart.png is None:
             self._print(chart.text)
             return
-        path = (self._files_dir or Path.cwd()) / f"souvenir-mood-{self._user.user_id}.png"
-        await asyncio.to_thread(path.write_bytes, chart.png)
-        self._print(f"{chart.text}\n{path.resolve()}")
+        path = await self._write_file(f"souvenir-mood-{self._user.user_id}.png", chart.png)
+        self._print(f"{chart.text}\n{path}")
 
     async def _forget(self, argument: str) -> None:
         user, commands = self._user, self._commands

@@ -77,6 +77,7 @@ from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
 from memory.outbox import RedisOutbox
 from memory.outbox_worker import OutboxWorker, WorkerOptions, running_worker
+from memory.person_files import PersonFiles
 from memory.picture_quota import RedisPictureQuota
 from memory.pseudonyms import RedisPseudonyms, ResolvingMessenger, load_or_create_secret
 from memory.rate_limit import RedisRateLimiter
@@ -139,6 +140,7 @@ class Core:
     pseudonyms: RedisPseudonyms | None = None  # SOUVENIR_PSEUDONYMOUS_KEYS: the one way back to accounts
     conversation: VoiceConversation | None = None  # the engine with voice notes in and out (what adapters use)
     pictures: PictureMaker | None = None  # pictures of the companion (off unless SOUVENIR_IMAGES_ENABLED)
+    person_files: PersonFiles | None = None  # charts, voice replies, pictures written for one person
     crisis_follow_ups: CrisisFollowUp | None = None  # each front end registers its messenger once it runs
 
 
@@ -340,6 +342,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
         voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None
         kept_audio = [voice_files] if voice_files is not None else []
+        person_files = PersonFiles(settings.data_dir / "people")
         conversation = VoiceConversation(
             engine,
             profiles=profiles,
@@ -359,7 +362,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             planner=planner,
             # The data key first (crypto-shredding: every copy left on disk is unreadable from here on), then the
             # erasure log: writes in flight see the new epoch before anything is deleted; the disk last.
-            erasers=[*erasers, picture_quota, *kept_audio, *disk_erasers],
+            erasers=[*erasers, picture_quota, *kept_audio, person_files, *disk_erasers],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -380,7 +383,8 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             await stack.enter_async_context(serve_admin(admin, lock, settings.data_dir))
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
-            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation, pictures, follow_ups,
+            readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation, pictures,
+            person_files, follow_ups,
         )  # fmt: skip
 
 

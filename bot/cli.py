@@ -152,13 +152,16 @@ async def _reindex(args: argparse.Namespace, settings: Settings) -> int:
 async def _chat(args: argparse.Namespace, settings: Settings) -> int:
     from adapters.terminal import TerminalChat
     from bot.app import open_core
+    from bot.engine.model import UserRef
 
     model = f"{settings.llm_provider} model {settings.resolved_llm_model}"
     print(f"Souvenir: {model} at {settings.llm_base_url or 'its default URL'}; data in {settings.data_dir}")
     async with open_core(settings) as core:
         chat = TerminalChat(
             engine=core.conversation or core.engine, commands=core.commands, clock=core.clock, user_name=args.user,
-            files_dir=settings.data_dir, follow_ups=core.crisis_follow_ups,
+            # What is written for the person (charts, voice replies, pictures) is theirs: /forget all erases it.
+            files_dir=core.person_files.folder_of(UserRef("terminal", args.user, args.user).key) if core.person_files
+            else settings.data_dir, follow_ups=core.crisis_follow_ups,
         )  # fmt: skip
         await chat.run()
     return 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from memory.person_files import PersonFiles
 from tests.fakes.fake_images import tiny_png
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.llm_script import JSON_DEFAULT_REPLY, JsonObject, last_user_text
@@ -36,11 +37,34 @@ async def test_a_picture_is_written_to_the_data_dir_and_its_path_printed(redis_u
     assert out.count("Coffee and a good book, thinking of you.") == 2
     paths = [Path(found) for found in re.findall(r"^(/\S+\.png)$", out, re.MULTILINE)]
     assert len(paths) == 2, out + err
-    folder = (data_dir / "pictures").resolve()
+    folder = PersonFiles(data_dir / "people").folder_of("terminal:lea").resolve() / "pictures"  # hers alone
     for path in paths:
         assert path.parent == folder and path.read_bytes() == server.images.image
     assert [r.reference for r in server.images.requests] == [AVATAR, AVATAR]
     assert all("Souvenir" in r.prompt and "No nudity" in r.prompt for r in server.images.requests)
+
+
+async def test_forget_all_leaves_no_file_made_for_the_person(redis_url: str, data_dir: Path) -> None:
+    async with FakeOpenAI(responder=_responder) as server:
+        env = souvenir_env(data_dir, server.base_url, redis_url) | {
+            "SOUVENIR_IMAGES_ENABLED": "true", "SOUVENIR_IMAGES_BASE_URL": server.base_url,
+        }  # fmt: skip
+        code, _, err = await run_chat(["hello there"], env, "--user", "max")  # the data dir as it starts
+        assert code == 0, err
+        before = _files(data_dir)
+        code, out, err = await run_chat(["send me a picture of you"], env, "--user", "lea")
+        assert code == 0 and re.search(r"^/\S+\.png$", out, re.MULTILINE), out + err
+        assert _files(data_dir) - before  # her picture is on disk
+        code, out, err = await run_chat(["/forget all", "/forget yes"], env, "--user", "lea")
+
+    assert code == 0 and "forgotten everything" in out, out + err
+    assert _files(data_dir) - before == set()  # nothing made for her is left
+
+
+def _files(data_dir: Path) -> set[str]:
+    """Every file but the stores' own (their contents after an erasure: tests/test_erasure_on_disk.py)."""
+    found = (str(p.relative_to(data_dir)) for p in data_dir.rglob("*") if p.is_file())
+    return {name for name in found if not name.startswith(("qdrant/", "valkey")) and "appendonly" not in name}
 
 
 async def test_pictures_off_is_a_kind_line(redis_url: str, data_dir: Path) -> None:
