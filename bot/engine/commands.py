@@ -406,6 +406,7 @@ class UserCommands:
         accounts = await self._identities.accounts(user.key) if self._identities is not None else []
         failures = 0
         for key in dict.fromkeys([user.key, *accounts]):
+            self._shown.forget_user(key)  # the lines last shown ("/forget 3") are their words too
             failures += await self._erase(key)
         if self._identities is not None:
             try:

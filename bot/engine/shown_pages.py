@@ -27,3 +27,6 @@ class ShownPages:
     def last(self, user_key: str) -> tuple[tuple[str, str], ...]:
         """The lines last shown to the person (empty: nothing shown since this process started)."""
         return self._shown.get(user_key, ())
+
+    def forget_user(self, user_key: str) -> None:
+        self._shown.pop(user_key, None)

@@ -272,3 +272,15 @@ async def test_privacy_says_when_recent_messages_expire_and_that_groups_need_gro
     await setup.commands.set_language(lea, "fr")
     french = await setup.commands.privacy_text(lea)
     assert "expirent après 2 heures de silence" in french and "/groups on" in french
+
+
+async def test_after_forget_all_no_line_shown_before_is_kept(setup: Setup, clock: FakeClock) -> None:
+    for n in range(3):
+        setup.memories.add(LEA.key, f"old fact {n}", clock.now() + timedelta(minutes=n))
+    await setup.commands.memories_listing(LEA, "", page_size=5)
+    assert (await setup.commands.forget_everything(LEA)).ok
+    for n in range(3):
+        setup.memories.add(LEA.key, f"new fact {n}", clock.now() + timedelta(hours=1, minutes=n))
+
+    # "/forget 2" counts the new memories, newest first: the page shown before the erasure is gone with it.
+    assert (await setup.commands.forget_memory(LEA, "2")).text == "Forgotten: “new fact 1”"
