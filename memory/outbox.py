@@ -144,6 +144,7 @@ class RedisOutbox:
             pipe.xdel(STREAM, entry_id)
             pipe.hdel(ATTEMPTS, entry_id)
             await pipe.execute()
+        self._queued.discard(entry_id)  # written: nothing to wait for (the set holds only what may wait)
 
     async def failed(self, entry_id: str) -> int:
         """Count one failed attempt; returns how many there have been."""
@@ -152,12 +153,14 @@ class RedisOutbox:
     async def bury(self, entry: OutboxEntry, reason: str) -> None:
         """Give up on a poison entry: moved, whole, to the dead-letter stream, out of everyone's way."""
         async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.xadd(DEAD_LETTERS, {"exchange": entry.data, "person": entry.person, "entry": entry.entry_id,
-                                     "reason": reason[:500]})  # fmt: skip
+            # Whole: `key` says whose data key seals it, so the dead letter can still be opened (and erased).
+            pipe.xadd(DEAD_LETTERS, {"exchange": entry.data, "person": entry.person, "key": entry.key,
+                                     "entry": entry.entry_id, "reason": reason[:500]})  # fmt: skip
             pipe.xack(STREAM, GROUP, entry.entry_id)
             pipe.xdel(STREAM, entry.entry_id)
             pipe.hdel(ATTEMPTS, entry.entry_id)
             await pipe.execute()
+        self._queued.discard(entry.entry_id)
 
     async def depth(self) -> int:
         """Entries waiting to be written (new or in hand): written ones are deleted from the stream."""
@@ -184,6 +187,7 @@ class RedisOutbox:
                             pipe.hdel(ATTEMPTS, *mine)
                         pipe.xdel(stream, *mine)
                         await pipe.execute()
+                    self._queued.difference_update(mine)
                 if len(chunk) < _SCAN_CHUNK:
                     break
                 start = "(" + _name(chunk[-1][0])

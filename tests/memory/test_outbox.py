@@ -272,3 +272,10 @@ async def test_a_redis_that_lost_its_data_gets_the_group_back_and_nothing_new_is
         await client.flushdb()  # restarted without an append-only file: stream and group gone
         await outbox.enqueue(exchange("said after the restart", 1))
         await until(lambda: recorder.written == ["said after the restart"])
+
+
+async def test_written_entries_leave_the_processs_waiting_list(outbox: RedisOutbox) -> None:
+    for n in range(5):
+        await outbox.enqueue(exchange(f"fact {n}", n))
+    assert await OutboxWorker(outbox, Recorder(), options=QUICK).drain() == 5
+    assert outbox._queued == set()  # nothing written is still held in memory (it only grew before)

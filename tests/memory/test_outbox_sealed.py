@@ -53,3 +53,15 @@ async def test_without_a_key_entries_stay_clear_json(client: aioredis.Redis) -> 
     await outbox.ensure_group()
     await outbox.enqueue(exchange(SECRET, 1))
     assert b"tangerine" in await _stream_bytes(client, STREAM)
+
+
+async def test_a_buried_sealed_entry_keeps_whose_key_seals_it(client: aioredis.Redis) -> None:
+    cipher = PersonCipher(RedisDataKeys(client, new_master_key()))
+    outbox = RedisOutbox(client, cipher=cipher)
+    await outbox.ensure_group()
+    await outbox.enqueue(exchange(SECRET, 1))
+    [entry] = await outbox.read_new("w1", 10, None)
+    await outbox.bury(entry, "cannot be written")
+    [(_, fields)] = await client.xrange("souvenir:outbox:dead")
+    assert fields[b"key"].decode() == ALICE.key
+    assert SECRET in await cipher.open(ALICE.key, fields[b"exchange"].decode())  # still opens, still erasable
