@@ -336,7 +336,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
-        erasers: list[UserDataEraser] = [cipher, erasures, memory, profiles, window, trail, claims, planner]
+        # The epoch moves first, so a write in flight knows to undo itself before the key it would seal with goes;
+        # then the data key (crypto-shredding: every copy of their texts unreadable at once), then the records.
+        erasers: list[UserDataEraser] = [erasures, cipher, memory, profiles, window, trail, claims, planner]
         erasers += [moods, locks, outbox]
         disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured

@@ -8,7 +8,9 @@ Redis, hence the re-check after writing rather than a check before.
 
 Keys (a one-way hash of the user key names them, so no key or value names the person after erasure; they
 expire a day after the last erasure, long after any write in flight has finished):
-- `souvenir:erasure:<hash>` — the erasure epoch: incremented by every `/forget all`.
+- `souvenir:erasure:<hash>` — the erasure epoch: set by every `/forget all` to the next value of
+  `souvenir:erasure:counter`, one counter for everyone that never expires, so an epoch never comes back after
+  its key expired (a write that read it a day ago still sees it moved);
 - `souvenir:forgotten:<hash>` — ids of memories forgotten one by one lately.
 """
 
@@ -23,6 +25,7 @@ import redis.asyncio as aioredis
 from bot.engine.ports import UserDataEraser
 
 EPOCH_TTL = timedelta(days=1)
+_COUNTER = "souvenir:erasure:counter"  # names no one: how many erasures there have been, in all
 
 
 def _hashed(user_key: str) -> str:
@@ -50,9 +53,9 @@ class RedisErasureLog:
         return int(raw) if raw is not None else 0
 
     async def forget_user(self, user_key: str) -> None:
+        epoch = await self._redis.incr(_COUNTER)
         async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.incr(_epoch_key(user_key))
-            pipe.expire(_epoch_key(user_key), self._ttl_s)
+            pipe.set(_epoch_key(user_key), epoch, ex=self._ttl_s)
             pipe.delete(_forgotten_key(user_key))  # the epoch covers them now
             await pipe.execute()
 

@@ -77,7 +77,7 @@ class _KeySealer:
 
 class PersonCipher:
     """Texts sealed with the data key of the person they are about; a `UserDataEraser` that destroys that
-    key (crypto-shredding): it must run before every other eraser.
+    key (crypto-shredding): it runs right after the erasure log moves the epoch, before every other eraser.
 
     Sealing reads the stored key every time (one Redis GET per write), so a key destroyed or replaced by
     another process is never written with. Opening trusts a cached key for `fresh_s` seconds: another

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -103,3 +104,13 @@ async def test_forgetting_a_person_drops_the_query_vectors_the_index_kept_of_the
         assert embedder.embedded.count(query.text) == 2  # the kept one went with the person
     finally:
         await index.close()
+
+
+async def test_an_epoch_read_before_its_key_expired_is_never_seen_again(redis_client: aioredis.Redis) -> None:
+    log = RedisErasureLog(redis_client)
+    await log.forget_user("telegram:1")
+    read_by_a_slow_write = await log.epoch("telegram:1")
+    await redis_client.delete("souvenir:erasure:" + hashlib.sha256(b"telegram:1").hexdigest())  # it expired
+    await log.forget_user("telegram:1")  # the next /forget all, a day later
+    assert await log.epoch("telegram:1") != read_by_a_slow_write  # the slow write sees the epoch moved
+    assert read_by_a_slow_write != 0

@@ -1,5 +1,6 @@
 """With encryption on, the Redis stores keep no words in clear, read back what they wrote, and still erase a
-person whose data key was destroyed first (crypto-shredding runs before every other eraser)."""
+person whose data key was destroyed first (crypto-shredding runs right after the epoch moves, before the
+other erasers)."""
 
 from __future__ import annotations
 
