@@ -2,7 +2,9 @@
 
 Matching follows the Character Card V2 book: keys are case-insensitive unless `case_sensitive`, whole words
 unless the entry says otherwise (SillyTavern's `match_whole_words` extension), regular expressions with
-`use_regex`; `selective` entries also need one of their `secondary_keys`; `constant` entries always apply.
+`use_regex` (read by RE2, in time linear in the message whatever the pattern, so a card cannot stall a reply
+with a pattern that backtracks; a pattern RE2 cannot read — look-arounds, back-references — never matches);
+`selective` entries also need one of their `secondary_keys`; `constant` entries always apply.
 Entries are placed in `insertion_order`; over the token budget, the lowest `priority` goes first.
 """
 
@@ -11,6 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+
+import re2
 
 from bot.engine.tokens import rough_tokens
 
@@ -40,14 +45,20 @@ class LoreEntry:
             return False
         flags = 0 if self.case_sensitive else re.IGNORECASE
         if self.use_regex:
-            try:
-                return re.search(key, text, flags) is not None
-            except re.error:
-                return False
+            pattern = _card_pattern(key, self.case_sensitive)
+            return pattern is not None and pattern.search(text) is not None
         pattern = re.escape(key.strip())
         if self.whole_words:
             pattern = rf"(?<!\w){pattern}(?!\w)"
         return re.search(pattern, text, flags) is not None
+
+
+@lru_cache(maxsize=1024)
+def _card_pattern(key: str, case_sensitive: bool) -> re2._Regexp | None:
+    try:
+        return re2.compile(key if case_sensitive else f"(?i){key}")
+    except re2.error:
+        return None
 
 
 def triggered_lore(entries: Sequence[LoreEntry], text: str, budget_tokens: int) -> list[LoreEntry]:
