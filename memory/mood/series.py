@@ -87,44 +87,53 @@ class RedisMoodSeries:
 
     async def add(self, user_key: str, timed: TimedReading, *, sensitive: bool, now: datetime) -> int:
         """Store one reading and refresh the snapshot; returns how many readings came since patterns were
-        last computed."""
+        last computed. The snapshot is updated from what changed (the new reading, the few that aged out of
+        the 400 days), not re-read from the whole series: one message, a handful of decryptions."""
         key = _series_key(user_key)
         member = await self._cipher.seal(user_key, json.dumps(_reading_json(timed), ensure_ascii=False, sort_keys=True))
+        cutoff = f"({(now - self._retention).timestamp()}"
         async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.zrangebyscore(key, "-inf", cutoff)
             pipe.zadd(key, {member: timed.at.timestamp()})
-            pipe.zremrangebyscore(key, "-inf", f"({(now - self._retention).timestamp()}")
+            pipe.zremrangebyscore(key, "-inf", cutoff)
             pipe.expire(key, int(self._retention.total_seconds()))
-            pipe.zrange(key, 0, -1)
+            pipe.zcard(key)
             pipe.get(_state_key(user_key))
-            *_, raw_all, raw_state = await pipe.execute()
-        readings = await self._readings(user_key, raw_all)
+            raw_gone, added, _, _, count, raw_state = await pipe.execute()
         state = await self._state(user_key, raw_state)
+        gone = await self._readings(user_key, raw_gone)
+        total = state.get("valence_sum")
+        expected = int(state.get("count", -1)) + int(added) - len(raw_gone)
+        if total is None or expected != int(count) or len(gone) != len(raw_gone):
+            # No running sum yet (written by an earlier version) or out of step: count once from the series.
+            everything = await self._readings(user_key, cast(list[bytes], await self._redis.zrange(key, 0, -1)))
+            total, state["recent"] = sum(r.reading.valence for r in everything), _recent_json(everything, now)
+        else:
+            total = float(total) + (timed.reading.valence if added else 0.0) - sum(r.reading.valence for r in gone)
+            recent = [r for d in state.get("recent", ()) if (r := _reading_from(d)) is not None]
+            state["recent"] = _recent_json(sorted([*recent, timed], key=lambda r: r.at) if added else recent, now)
+        state["valence_sum"], state["count"] = total, int(count)
+        state["baseline"] = total / int(count) if count else None
         if sensitive:
             state["sensitive_at"] = timed.at.isoformat()
         state["pending"] = int(state.get("pending", 0)) + 1
-        await self._write_state(user_key, readings, state, now)
+        await self._write_state(user_key, state)
         return int(state["pending"])
 
     async def set_patterns(self, user_key: str, patterns: Sequence[MoodPattern], now: datetime) -> None:
         """The patterns just computed (the count of readings since resets)."""
         async with self._redis.pipeline(transaction=False) as pipe:
-            pipe.zrange(_series_key(user_key), 0, -1)
+            pipe.exists(_series_key(user_key))
             pipe.get(_state_key(user_key))
-            raw_all, raw_state = await pipe.execute()
-        if not raw_all:
+            exists, raw_state = await pipe.execute()
+        if not exists:
             return  # erased meanwhile: nothing to keep patterns about
-        readings = await self._readings(user_key, raw_all)
         state = await self._state(user_key, raw_state)
         state["patterns"] = [_pattern_json(p) for p in patterns]
         state["pending"] = 0
-        await self._write_state(user_key, readings, state, now)
+        await self._write_state(user_key, state)
 
-    async def _write_state(
-        self, user_key: str, readings: list[TimedReading], state: dict[str, Any], now: datetime
-    ) -> None:
-        recent = [r for r in readings if r.at >= now - _RECENT][-_RECENT_MAX:]
-        state["recent"] = [_reading_json(r) for r in recent]
-        state["baseline"] = sum(r.reading.valence for r in readings) / len(readings) if readings else None
+    async def _write_state(self, user_key: str, state: dict[str, Any]) -> None:
         sealed = await self._cipher.seal(user_key, json.dumps(state, ensure_ascii=False))
         await self._redis.set(_state_key(user_key), sealed, ex=int(self._retention.total_seconds()))
 
@@ -158,6 +167,11 @@ class RedisMoodSeries:
 
     async def forget_user(self, user_key: str) -> None:
         await self._redis.delete(_series_key(user_key), _state_key(user_key))
+
+
+def _recent_json(readings: Sequence[TimedReading], now: datetime) -> list[dict[str, Any]]:
+    """The last week's readings as the snapshot keeps them (a very talkative week sampled from its end)."""
+    return [_reading_json(r) for r in readings if r.at >= now - _RECENT][-_RECENT_MAX:]
 
 
 def _opened_readings(opener: Sealer, raw_all: Sequence[bytes | str]) -> list[TimedReading]:
