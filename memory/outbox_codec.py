@@ -26,7 +26,10 @@ class ExchangeCodec(Protocol):
 
 class JsonExchangeCodec:
     def encode(self, exchange: Exchange) -> bytes:
-        return _EXCHANGE.dump_json(exchange)
+        # A picture's or a voice note's bytes are not memory (what is remembered is the text), and JSON cannot
+        # hold them: the entry keeps the reply without its media.
+        reply = replace(exchange.reply, picture=None, voice=None)
+        return _EXCHANGE.dump_json(replace(exchange, reply=reply))
 
     def decode(self, data: bytes) -> Exchange:
         try:

@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, Reply, UserRef
+from bot.engine.pictures import Picture
+from bot.engine.voice_note import VoiceNote
 from bot.errors import InvalidInput
 from memory.episodes import episodic_record
 from memory.outbox_codec import JsonExchangeCodec
@@ -35,3 +37,12 @@ def test_a_group_exchange_with_context_comes_back_equal_and_with_the_same_episod
 def test_unreadable_bytes_are_refused_clearly(data: bytes) -> None:
     with pytest.raises(InvalidInput, match="not a readable exchange"):
         JsonExchangeCodec().decode(data)
+
+
+def test_a_reply_with_a_picture_and_a_voice_note_is_queued_as_its_text() -> None:
+    message = IncomingMessage(UserRef("telegram", "1", "Léa"), "telegram:dm:1", "m1", "send me a picture", AT)
+    reply = Reply("Here I am!", "en", picture=Picture(b"\x89PNG\r\n\x1a\n\xff\xfe\x00", "a café"),
+                  voice=VoiceNote(b"OggS\xff\x00", 1.5))  # fmt: skip
+    codec = JsonExchangeCodec()
+    back = codec.decode(codec.encode(Exchange(message, reply, "Europe/Paris", "en")))
+    assert back.reply.text == "Here I am!" and back.reply.picture is None and back.reply.voice is None
