@@ -46,3 +46,17 @@ def test_exporting_our_persona_as_a_card_keeps_the_appearance() -> None:
     again = persona_from_bytes(json.dumps(card).encode(), "export.json").persona
     assert packaged.appearance.startswith("A young adult")
     assert again.appearance == packaged.appearance
+
+
+def test_a_long_card_description_gives_its_look_not_its_backstory_or_dialogue() -> None:
+    description = (
+        "{{char}} is a 28-year-old barista from Lyon who loves jazz. She has short copper hair, green eyes and "
+        "freckles, and usually wears an oversized grey sweater. " + "She grew up by the sea, and then more. " * 30
+        + "\n<START>\n{{user}}: Hi!\n{{char}}: Oh hello there, welcome to my café!"
+    )
+    data = {"name": "Lune", "description": description, "extensions": {}}
+    card = json.dumps({"spec": "chara_card_v2", "spec_version": "2.0", "data": data}).encode()
+    prompt = base_prompt(persona_from_bytes(card, "lune.json").persona)
+    assert "Lune is a 28-year-old barista" in prompt and "short copper hair, green eyes" in prompt
+    assert "grew up by the sea" not in prompt and "welcome to my café" not in prompt and "<START>" not in prompt
+    assert "grey sweater.\n" in prompt  # whole sentences, never cut mid-word

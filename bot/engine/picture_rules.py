@@ -6,6 +6,8 @@ setting and the minors rule plug in here and nowhere else.
 
 from __future__ import annotations
 
+import re
+
 from bot.engine.persona import Persona
 
 # The same style for every picture: with the same base description and the avatar as reference, the face
@@ -16,6 +18,18 @@ PICTURE_STYLE = (
 )
 _MAX_SCENE_CHARS = 600
 _MAX_APPEARANCE_CHARS = 1200
+_MAX_DESCRIBED_LOOK_CHARS = 400
+# Words that say how someone looks, English and French: the sentences of a card's description that hold one
+# describe the character's look; the rest (backstory, example dialogue) says nothing an image can show.
+_LOOK = re.compile(
+    r"\b(?:hair|haired|eyes?|eyed|skin|face|freckles?|beard|glasses|tall|short|slender|petite|build|wears?|wearing|"
+    r"dress(?:es|ed)?|shirt|sweater|jacket|coat|scarf|hat|smile|lips|tattoos?|piercings?|looks?|appearance|"
+    r"cheveux|yeux|peau|visage|taches de rousseur|barbe|lunettes|grande?|petite?|mince|porte|portant|robe|"
+    r"pull|veste|manteau|écharpe|chapeau|sourire|lèvres|tatouages?|allure|apparence)\b",
+    re.IGNORECASE,
+)
+_DIALOGUE = re.compile(r"^\s*(?:<START>|\{\{(?:user|char)\}\}\s*:|[\w .'-]{1,30}:\s)", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def picture_prompt_rules(explicit_allowed: bool = False) -> str:
@@ -35,9 +49,31 @@ def picture_prompt_rules(explicit_allowed: bool = False) -> str:
 
 
 def appearance_of(persona: Persona) -> str:
-    """How the companion looks: the persona's `appearance`, else its description, else its personality."""
-    text = persona.appearance or persona.description or persona.personality
-    return persona.resolve(" ".join(text.split()), "the person")[:_MAX_APPEARANCE_CHARS]
+    """How the companion looks: the persona's `appearance`, else what its description says of its look, else
+    its personality."""
+    if persona.appearance:
+        text = " ".join(persona.appearance.split())[:_MAX_APPEARANCE_CHARS]
+    else:
+        text = described_look(persona.description or persona.personality)
+    return persona.resolve(text, "the person")
+
+
+def described_look(description: str) -> str:
+    """The first sentence of `description` and those that say how the character looks (example dialogue left
+    out), whole, up to `_MAX_DESCRIBED_LOOK_CHARS`; the first two when none does. Never cut mid-word."""
+    lines = [line for line in description.splitlines() if not _DIALOGUE.match(line)]
+    sentences = [s for s in _SENTENCE_END.split(" ".join(" ".join(lines).split())) if s]
+    # The first sentence says who they are (age, what they do: part of a look), then those about the look.
+    chosen = sentences[:1] + [s for s in sentences[1:] if _LOOK.search(s)] if sentences else []
+    chosen = chosen if len(chosen) > 1 else sentences[:2]
+    kept: list[str] = []
+    for sentence in chosen:
+        if sum(len(k) + 1 for k in kept) + len(sentence) > _MAX_DESCRIBED_LOOK_CHARS:
+            break
+        kept.append(sentence)
+    if not kept and chosen:  # one sentence longer than the room: cut at a word, and say so
+        kept = [chosen[0][:_MAX_DESCRIBED_LOOK_CHARS].rsplit(" ", 1)[0] + "…"]
+    return " ".join(kept)
 
 
 def base_prompt(persona: Persona) -> str:
