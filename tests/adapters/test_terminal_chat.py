@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from memory.person_files import PersonFiles
 from tests.fakes.chat_process import running_chat
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.souvenir_process import ROOT, run_souvenir
@@ -209,6 +210,7 @@ async def test_with_voice_on_the_chat_writes_each_reply_as_an_ogg_opus_file_and_
     assert "echo: Read me a poem" in out
     [line] = [line for line in out.splitlines() if line.startswith("🔊 ")]
     path = Path(line.removeprefix("🔊 ").strip())
-    assert path.parent == await asyncio.to_thread(data_dir.resolve) and path.suffix == ".ogg"
+    hers = PersonFiles(data_dir / "people").folder_of("terminal:you")  # the person's own folder, erased with them
+    assert path.parent == await asyncio.to_thread(hers.resolve) and path.suffix == ".ogg"
     assert opus_stream_info(await asyncio.to_thread(path.read_bytes))[:2] == ("ogg", "opus")
     assert fake_llm.audio.speeches[-1]["input"].endswith("echo: Read me a poem")
