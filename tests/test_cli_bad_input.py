@@ -45,7 +45,7 @@ async def test_wrong_values_get_plain_answers(fake_llm: FakeOpenAI, redis_url: s
         (("memories", "list", "--user", "terminal:you", "--limit", "-5"), 0, "(0 of 0)"),
         (("memories", "list", "--user", "telegram:*"), 0, "(0 of 0)"),
         (("memories", "forget", "--user", "*", "--all"), 2, "nobody is stored with that id"),
-        (("memories", "forget", "--user", "terminal:you", "--id", "abc"), 1, "I have no memory with that id."),
+        (("memories", "forget", "--user", "terminal:you", "--id", "abc"), 1, "terminal:you has no memory 'abc'"),
     ]:
         code, out, err = await _souvenir(env, *args)
         assert code == expected_code and expected in out + err and "Traceback" not in err, (args, out, err)
