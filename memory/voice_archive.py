@@ -7,21 +7,17 @@ a path); /forget all deletes the folder. Nothing else reads these files: the tra
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
-import shutil
 from pathlib import Path
+
+from memory.person_files import PersonFiles
 
 _SAFE = re.compile(r"[^A-Za-z0-9_-]")
 _SUFFIX = re.compile(r"\.[a-z0-9]{1,5}")
 
 
-class VoiceFiles:
-    def __init__(self, root: Path) -> None:
-        self._root = root
-
-    def folder_of(self, user_key: str) -> Path:
-        return self._root / hashlib.sha256(user_key.encode()).hexdigest()[:32]
+class VoiceFiles(PersonFiles):
+    """One folder per person (`PersonFiles`: named by a hash, erased whole), holding their received voice notes."""
 
     async def keep(self, user_key: str, message_id: str, filename: str, audio: bytes) -> None:
         suffix = Path(filename).suffix.lower()
@@ -29,9 +25,6 @@ class VoiceFiles:
             suffix = ".audio"
         path = self.folder_of(user_key) / f"{_SAFE.sub('_', message_id)}{suffix}"
         await asyncio.to_thread(_write, path, audio)
-
-    async def forget_user(self, user_key: str) -> None:
-        await asyncio.to_thread(shutil.rmtree, self.folder_of(user_key), True)
 
 
 def _write(path: Path, audio: bytes) -> None:
