@@ -23,6 +23,7 @@ from bot.engine.card_prompt import name_of
 from bot.engine.city_zones import Cities
 from bot.engine.crisis import LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
+from bot.engine.in_window import not_in_window
 from bot.engine.language import detect_language
 from bot.engine.locks import InProcessConversationLocks
 from bot.engine.message_text import CleanText, clean_message_text
@@ -231,6 +232,7 @@ class Engine:
             self._mood(message.user.key, in_group), self._window.recent_turns(message.conversation_id),
             self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
         )  # fmt: skip
+        memories = not_in_window(memories, history, message.user.key)  # the turns say them word for word
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
         who = name_of(profile.preferred_name or message.user.display_name, "the person")
