@@ -23,8 +23,8 @@ from bot.engine.card_prompt import name_of
 from bot.engine.city_zones import Cities
 from bot.engine.crisis import LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
-from bot.engine.in_window import not_in_window
-from bot.engine.language import detect_language
+from bot.engine.in_window import not_in_window, said_before
+from bot.engine.language import detect_language, reply_language
 from bot.engine.locks import InProcessConversationLocks
 from bot.engine.message_text import CleanText, clean_message_text
 from bot.engine.metrics import EngineMetrics, NoMetrics
@@ -217,12 +217,6 @@ class Engine:
         # "My name is Alice", "call me Max", "on peut se tutoyer": kept on the profile, used from this reply on.
         profile, learnt = with_addressing(profile, message.text)
         profile, learnt_age = with_stated_age(profile, message.text)  # "I'm 16", "j'ai 25 ans"
-        if profile.language_chosen and profile.language:
-            language = profile.language  # chosen with /language: what they write does not change it
-        else:
-            language = detect_language(
-                message.text, hint=profile.language or message.language_hint, default=self._options.default_language
-            )
         zone = profile.timezone or self._options.default_timezone
         local_now = now.astimezone(ZoneInfo(zone))
         in_group = message.chat_kind is ChatKind.GROUP
@@ -233,6 +227,12 @@ class Engine:
             self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
         )  # fmt: skip
         memories = not_in_window(memories, history, message.user.key)  # the turns say them word for word
+        # Chosen with /language, it stays; else it follows what they write, this message weighed with their last.
+        language = reply_language(
+            message.text, said_before(history, message.user.key),
+            chosen=profile.language if profile.language_chosen else None, last_reply=profile.language,
+            hint=message.language_hint, default=self._options.default_language,
+        )  # fmt: skip
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
         who = name_of(profile.preferred_name or message.user.display_name, "the person")

@@ -1,4 +1,4 @@
-"""Recalled memories the prompt already holds: those drawn from a message still in the conversation's window.
+"""The person's messages still in the conversation's window, and the recalled memories the prompt holds already.
 
 The model reads the last turns of the conversation word for word. A memory of one of those messages, or a fact
 read from one ("Sundays make them anxious" from "Sundays make me anxious."), would say the same thing a second
@@ -16,9 +16,18 @@ from datetime import datetime
 from bot.engine.model import ChatTurn, RecalledMemory, excerpts
 
 
+def _theirs(history: Sequence[ChatTurn], person: str) -> list[ChatTurn]:
+    return [t for t in history if t.role == "user" and t.author_key in (None, person)]
+
+
+def said_before(history: Sequence[ChatTurn], person: str) -> list[str]:
+    """The person's messages still in the window, oldest first (a group's window holds others' too)."""
+    return [t.text for t in _theirs(history, person)]
+
+
 def said_in_window(history: Sequence[ChatTurn], person: str) -> frozenset[datetime]:
     """When the person's messages still in the window were sent (a memory is told at its message's time)."""
-    return frozenset(t.at for t in history if t.role == "user" and t.author_key in (None, person))
+    return frozenset(t.at for t in _theirs(history, person))
 
 
 def not_in_window(memories: Sequence[RecalledMemory], history: Sequence[ChatTurn], person: str) -> list[RecalledMemory]:
