@@ -79,6 +79,13 @@ async def test_recall_over_the_service_leaves_out_small_talk() -> None:
     assert await chat.recall("what's my cat's name?") == ["My cat is called Miso."]
 
 
+def test_a_feeling_and_the_message_it_was_read_from_are_one_line_whichever_ranks_first() -> None:
+    episode = _record("Sundays make me anxious, I never know why.", message="m1")
+    feeling = replace(_record("x", MemoryKind.EMOTIONAL, message="m1"), text="Sundays make them anxious")
+    assert _shown(feeling, episode) == ["Sundays make them anxious"]
+    assert _shown(episode, feeling) == ["Sundays make me anxious, I never know why."]
+
+
 def test_an_event_whose_message_did_not_fit_the_word_budget_keeps_its_own_line() -> None:
     first = _record("word " * 8)
     episode = _record("My birthday is March 14 and I would love a party with all my friends.", message="m1")
