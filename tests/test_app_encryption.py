@@ -4,6 +4,7 @@ in plain text, yet is recalled after a restart; a wrong or missing key stops the
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from bot.config import load_settings
@@ -35,6 +36,12 @@ def _files_saying(data_dir: Path, word: str) -> list[str]:
 
 def _written_files(data_dir: Path) -> list[Path]:
     return [p for p in data_dir.rglob("*") if p.is_file() and p.stat().st_size > 0]
+
+
+def _last_request(llm: FakeOpenAI) -> str:
+    """The last reply request, its conversation turns included: a message of the talk going on is there, not in
+    the background."""
+    return json.dumps([r.body for r in llm.requests if "response_format" not in r.body][-1], ensure_ascii=False)
 
 
 def _system_prompts(llm: FakeOpenAI) -> list[str]:
@@ -90,7 +97,7 @@ async def test_a_wrong_or_missing_key_stops_the_start_with_one_line_and_changes_
     # Nothing was overwritten: the right key still opens everything.
     code, out, err = await run_chat(["What is my secret word?"], _env(data_dir, fake_llm, key), "--user", "lea")
     assert code == 0, err
-    assert SECRET in _system_prompts(fake_llm)[-1]
+    assert SECRET in _last_request(fake_llm)
 
 
 async def test_rotate_key_rewraps_the_data_keys_so_only_the_new_key_opens_the_data(
@@ -110,7 +117,7 @@ async def test_rotate_key_rewraps_the_data_keys_so_only_the_new_key_opens_the_da
     assert code == 2 and "SOUVENIR_ENCRYPTION_KEY" in err
     code, _, err = await run_chat(["What is my secret word?"], _env(data_dir, fake_llm, new), "--user", "lea")
     assert code == 0, err
-    assert SECRET in _system_prompts(fake_llm)[-1]
+    assert SECRET in _last_request(fake_llm)
 
 
 async def test_rotate_key_with_a_key_that_does_not_open_the_data_changes_nothing(
@@ -127,7 +134,7 @@ async def test_rotate_key_with_a_key_that_does_not_open_the_data_changes_nothing
 
     code, _, err = await run_chat(["What is my secret word?"], _env(data_dir, fake_llm, key), "--user", "lea")
     assert code == 0, err
-    assert SECRET in _system_prompts(fake_llm)[-1]
+    assert SECRET in _last_request(fake_llm)
 
 
 async def test_keygen_prints_a_key_the_settings_accept_and_a_malformed_key_is_refused_unseen(

@@ -23,7 +23,7 @@ from bot.engine.card_prompt import name_of
 from bot.engine.city_zones import Cities
 from bot.engine.crisis import LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
-from bot.engine.in_window import not_in_window, said_before
+from bot.engine.in_window import not_in_view, said_before
 from bot.engine.language import detect_language, reply_language
 from bot.engine.locks import InProcessConversationLocks
 from bot.engine.message_text import CleanText, clean_message_text
@@ -226,7 +226,7 @@ class Engine:
             self._mood(message.user.key, in_group), self._window.recent_turns(message.conversation_id),
             self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
         )  # fmt: skip
-        memories = not_in_window(memories, history, message.user.key)  # the turns say them word for word
+        memories = not_in_view(memories, history, message.user.key, message.sent_at)  # the turns say them already
         # Chosen with /language, it stays; else it follows what they write, this message weighed with their last.
         language = reply_language(
             message.text, said_before(history, message.user.key),

@@ -1,10 +1,10 @@
 """The person's messages still in the conversation's window, and the recalled memories the prompt holds already.
 
-The model reads the last turns of the conversation word for word. A memory of one of those messages, or a fact
-read from one ("Sundays make them anxious" from "Sundays make me anxious."), would say the same thing a second
-time, among the background: it is left out while the message is in the window, and comes back once the message
-has left it. A memory that gives a date is kept: its brackets say when that is from today, which the turn,
-read as it was written ("tomorrow"), does not.
+The model reads the last turns of the conversation word for word. A memory of a message of the talk going on,
+or a fact read from one ("Sundays make them anxious" from "Sundays make me anxious."), would say the same thing
+a second time, among the background: it is left out while the talk goes on, and comes back after a pause. The
+turns carry no time: a message of an earlier talk still in the window keeps its memory, whose brackets say
+when it was told; so does a memory that gives a date ("tomorrow" as the turn reads is not today's tomorrow).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from bot.engine.breaks import PAUSE
 from bot.engine.model import ChatTurn, RecalledMemory, excerpts
 
 
@@ -25,15 +26,25 @@ def said_before(history: Sequence[ChatTurn], person: str) -> list[str]:
     return [t.text for t in _theirs(history, person)]
 
 
-def said_in_window(history: Sequence[ChatTurn], person: str) -> frozenset[datetime]:
-    """When the person's messages still in the window were sent (a memory is told at its message's time)."""
-    return frozenset(t.at for t in _theirs(history, person))
+def said_in_this_talk(history: Sequence[ChatTurn], person: str, now: datetime) -> frozenset[datetime]:
+    """When the person's messages of the talk going on were sent (back from `now` to the first pause longer
+    than `PAUSE`); a memory is told at its message's time."""
+    said: set[datetime] = set()
+    after = now
+    for turn in reversed(_theirs(history, person)):
+        if after - turn.at > PAUSE:
+            break
+        said.add(turn.at)
+        after = turn.at
+    return frozenset(said)
 
 
-def not_in_window(memories: Sequence[RecalledMemory], history: Sequence[ChatTurn], person: str) -> list[RecalledMemory]:
-    """`memories` less those drawn from a message of `person` the window holds; an excerpt that loses its first
-    message starts with the next one."""
-    said = said_in_window(history, person)
+def not_in_view(
+    memories: Sequence[RecalledMemory], history: Sequence[ChatTurn], person: str, now: datetime
+) -> list[RecalledMemory]:
+    """`memories` less those drawn from a message of `person` in the talk going on (the turns show it); an
+    excerpt that loses its first message starts with the next one."""
+    said = said_in_this_talk(history, person, now)
     if not said:
         return list(memories)
     kept: list[RecalledMemory] = []
