@@ -61,8 +61,8 @@ from memory.aof_rewrite import AofCompactor
 from memory.conversation_locks import RedisConversationLocks
 from memory.crisis.reader import LearnedCrisisReader
 from memory.crisis.reader import load_head as load_crisis_head
-from memory.crypto import FileKeyStore, KeyStore, RedisKeyStore, TextCipher
-from memory.crypto.startup import cipher_for
+from memory.crypto import KeyStore, TextCipher
+from memory.crypto.startup import cipher_for, key_store_for
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
@@ -84,7 +84,7 @@ from memory.rate_limit import RedisRateLimiter
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
-from memory.schema import IndexInUse, SchemaRecord, check_index, migrate
+from memory.schema import IndexInUse, SchemaRecord, check_index, keywords_check, migrate
 from memory.voice_archive import VoiceFiles
 
 log = logging.getLogger(__name__)
@@ -157,6 +157,7 @@ async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension:
     return await schema.note_dimension(in_use, dimension)
 
 
+
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
     url = settings.redis_url
     if settings.redis_embedded:
@@ -196,17 +197,6 @@ def _make_data_dir(path: Path) -> None:
     make_private(path)  # files from before (or copied in by hand) become owner-only too
 
 
-async def _key_store(stack: AsyncExitStack, settings: Settings, client: aioredis.Redis) -> KeyStore:
-    """Where the data keys are kept, apart from the data (SOUVENIR_KEY_STORE): erasure then reaches backups."""
-    if settings.resolved_key_store == "file":
-        return FileKeyStore(settings.resolved_key_dir)
-    if settings.key_store_url is None:
-        return RedisKeyStore(client)
-    store = RedisKeyStore.from_url(settings.key_store_url)
-    stack.push_async_callback(store.aclose)
-    return store
-
-
 @asynccontextmanager
 async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncIterator[Core]:
     clock = clock or SystemClock()
@@ -222,7 +212,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         client = await _connect_redis(stack, settings)
         # Before any store writes: a key that does not open the data already stored stops the start here.
         master = settings.encryption_key.get_secret_value() if settings.encryption_key else None
-        cipher = await cipher_for(client, master, await _key_store(stack, settings, client))
+        cipher = await cipher_for(client, master, key_store_for(stack, settings, client))
         metrics, metrics_page = _open_metrics(settings)
         readiness = Readiness()
         readiness.watch("redis", client.ping)
@@ -265,6 +255,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 crisis_notes=profiles,  # the model's reading of a crisis, for the next reply
                 crisis_follow_ups=follow_ups,  # and the crisis lines now, when the reply did not carry them
                 index_generation=index_in_use.generation,
+                index_opened=keywords_check(client, index_in_use, encrypted=cipher.enabled),
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
@@ -526,4 +517,4 @@ async def open_key_store(settings: Settings) -> AsyncIterator[tuple[aioredis.Red
         if settings.redis_embedded:
             stack.enter_context(hold_data_dir(settings.data_dir))
         client = await _connect_redis(stack, settings)
-        yield client, await _key_store(stack, settings, client)
+        yield client, key_store_for(stack, settings, client)
