@@ -46,9 +46,11 @@ from bot.engine.voice import VoiceLimits
 from bot.engine.voice_conversation import VoiceConversation
 from bot.engine.voice_messenger import SpeakingMessenger, VoiceDelivery
 from bot.errors import ConfigError, StoreUnavailable
+from bot.front_ends import FrontEnds
 from bot.geonames_cities import GeonamesCities
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
+from bot.late_replies import LateReplies
 from bot.llm.audio import open_audio
 from bot.llm.factory import open_language_model
 from bot.llm.images import open_image_generator
@@ -69,6 +71,7 @@ from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
 from memory.identify_gate import RedisIdentifyGate
 from memory.identities import RedisIdentities
+from memory.inbox import RedisInbox
 from memory.index_factory import open_embedder
 from memory.mood import find_patterns, open_mood_reader
 from memory.mood.history import MoodHistoryService
@@ -142,6 +145,7 @@ class Core:
     pictures: PictureMaker | None = None  # pictures of the companion (off unless SOUVENIR_IMAGES_ENABLED)
     person_files: PersonFiles | None = None  # charts, voice replies, pictures written for one person
     crisis_follow_ups: CrisisFollowUp | None = None  # each front end registers its messenger once it runs
+    front_ends: FrontEnds | None = None  # what a front end registers with: crisis follow-ups, late replies
 
 
 async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
@@ -223,6 +227,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             client, max_turns=settings.window_turns, ttl=timedelta(hours=settings.window_ttl_hours), cipher=cipher
         )
         claims = RedisMessageClaims(client)
+        # Each message kept from its arrival until its reply and exchange are queued: a crash mid-reply is
+        # answered late, not lost.
+        inbox = RedisInbox(client, lease_s=settings.inbox_lease_s, cipher=cipher)
         erasures = RedisErasureLog(client)
         follow_ups = CrisisFollowUp(claims=claims, lines=crisis_lines, metrics=metrics)
         trail = RedisReplyTrail(
@@ -323,14 +330,18 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             # The learned crisis reading, over the embedding the message's recall computes (no second one).
             crisis_reader=LearnedCrisisReader(memory.message_vector, await asyncio.to_thread(load_crisis_head)),
             cities=cities,
+            inbox=inbox,
         )
+        late_replies = LateReplies(inbox=inbox, engine=engine, clock=clock, every_s=settings.inbox_lease_s,
+                                   answer_within=timedelta(minutes=settings.late_reply_within_minutes))  # fmt: skip
+        await stack.enter_async_context(late_replies.running())  # sends once a front end registers
         # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         # The epoch moves first, so a write in flight knows to undo itself before the key it would seal with goes;
         # then the data key (crypto-shredding: every copy of their texts unreadable at once), then the records.
         erasers: list[UserDataEraser] = [erasures, cipher, memory, profiles, window, trail, claims, planner]
-        erasers += [moods, locks, outbox]
+        erasers += [moods, locks, outbox, inbox]
         disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
         voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None
@@ -377,7 +388,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
             readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation, pictures,
-            person_files, follow_ups,
+            person_files, follow_ups, FrontEnds(follow_ups, late_replies),
         )  # fmt: skip
 
 
@@ -497,10 +508,11 @@ def _outgoing(platform: VoiceDelivery, core: Core) -> Messenger:
 
 
 def _follow_ups_through(stack: AsyncExitStack, core: Core, name: str, platform: VoiceDelivery) -> None:
-    """Crisis follow-ups go to the account that wrote, in text (a phone number is read, not heard)."""
-    if core.crisis_follow_ups is not None:
+    """Crisis follow-ups and late replies go to the account that wrote, in text (a phone number is read, not
+    heard)."""
+    if core.front_ends is not None:
         delivery = ResolvingMessenger(platform, core.pseudonyms) if core.pseudonyms else platform
-        stack.enter_context(core.crisis_follow_ups.through(name, delivery))
+        stack.enter_context(core.front_ends.through(name, delivery))
 
 
 def _watch_platform(stack: AsyncExitStack, readiness: Readiness, name: str, messenger: Messenger) -> None:
