@@ -12,6 +12,7 @@ from bot.config import Settings
 from bot.errors import ConfigError
 from memory.crypto.cipher import PersonCipher, PlainCipher, TextCipher
 from memory.crypto.key_store import FileKeyStore, KeyStore, RedisKeyStore
+from memory.crypto.key_store_check import check_key_store
 from memory.crypto.keys import DataKeys, master_key_state, move_data_keys
 
 log = logging.getLogger(__name__)
@@ -50,4 +51,6 @@ async def cipher_for(client: aioredis.Redis, master: str | None, store: KeyStore
         )
     if master is None:
         return PlainCipher()
-    return PersonCipher(DataKeys(store or RedisKeyStore(client), master))
+    store = store or RedisKeyStore(client)
+    await check_key_store(client, store, master)
+    return PersonCipher(DataKeys(store, master))
