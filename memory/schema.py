@@ -75,11 +75,15 @@ class SchemaRecord:
 
     async def settle_keywords(self, in_use: IndexInUse, wanted: str, points: int) -> IndexInUse:
         """Record how the keyword ids of the index in use were made, the first time a start opens it: an empty
-        index is built the way this start wants (`wanted`), one that holds memories from before the record
-        existed has crc32 ids, the only ones there were."""
+        index is built the way this start wants (`wanted`; also when it was recorded otherwise: there is nothing
+        to rebuild), one that holds memories from before the record existed has crc32 ids, the only ones there
+        were."""
+        if points == 0 and in_use.keywords != wanted:
+            await self._redis.hset(SCHEMA_KEY, "index_keywords", wanted)  # type: ignore[misc]
+            return replace(in_use, keywords=wanted)
         if in_use.keywords is not None:
             return in_use
-        await self._redis.hsetnx(SCHEMA_KEY, "index_keywords", wanted if points == 0 else KEYWORDS_PLAIN)  # type: ignore[misc]
+        await self._redis.hsetnx(SCHEMA_KEY, "index_keywords", KEYWORDS_PLAIN)  # type: ignore[misc]
         recorded = _text(await self._redis.hget(SCHEMA_KEY, "index_keywords"))  # type: ignore[misc]
         return replace(in_use, keywords=recorded)
 

@@ -123,6 +123,10 @@ async def test_a_new_store_is_keyed_from_the_start_and_a_clear_one_stays_clear(r
     assert (await schema.index()) == IndexInUse(0, fresh.embedding, None, KEYWORDS_KEYED)
     with pytest.raises(ConfigError, match="SOUVENIR_ENCRYPTION_KEY"):
         await keywords_check(raw_client, fresh, encrypted=False)(5)
+    await keywords_check(raw_client, fresh, encrypted=False)(0)  # still empty: nothing to rebuild, crc32 from now
+    assert (await schema.index()) == IndexInUse(0, fresh.embedding, None, KEYWORDS_PLAIN)
+    await keywords_check(raw_client, fresh, encrypted=True)(0)  # encryption turned on before any memory
+    assert (await schema.index()) == IndexInUse(0, fresh.embedding, None, KEYWORDS_KEYED)
 
     await raw_client.hdel("souvenir:schema", "index_keywords")
     await keywords_check(raw_client, fresh, encrypted=False)(5)  # an unencrypted store with memories: crc32, fine
