@@ -1,5 +1,6 @@
-"""What encryption at rest costs: sealing and opening one text, the memory index's ingest and recall, and the
-conversation window's read and write, each without and with SOUVENIR_ENCRYPTION_KEY.
+"""What encryption at rest costs: sealing and opening one text, its keyword vector (crc32 ids, or ids keyed per
+person), the memory index's ingest and recall, and the conversation window's read and write, each without and
+with SOUVENIR_ENCRYPTION_KEY.
 
     python -m bench.encryption [--size 10000] [--users 200]
 
@@ -29,6 +30,7 @@ from memory.embedding import UseEmbedder
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.redis_stores import RedisConversationWindow
+from memory.sparse import KEYWORD_KEY_BYTES, encode_document, encode_query
 
 TEXT = "My sister Julie is getting married in Annecy next June, and I am so nervous about the speech."
 
@@ -36,6 +38,20 @@ TEXT = "My sister Julie is getting married in Annecy next June, and I am so nerv
 class _Clock:
     def now(self) -> datetime:
         return datetime.now(UTC)
+
+
+def keyword_vectors(rounds: int) -> None:
+    """The sparse vector of one memory and of one query: plain crc32 ids, then BLAKE2b ids under a person's key."""
+    for label, key in (("crc32 ids", None), ("keyed ids", b"k" * KEYWORD_KEY_BYTES)):
+        began = time.perf_counter()
+        for _ in range(rounds):
+            encode_document(TEXT, key)
+        document_us = (time.perf_counter() - began) * 1e6 / rounds
+        began = time.perf_counter()
+        for _ in range(rounds):
+            encode_query("Julie's wedding in Annecy", key)
+        query_us = (time.perf_counter() - began) * 1e6 / rounds
+        print(f"keyword vector, {label}: memory {document_us:.1f} µs, query {query_us:.1f} µs")
 
 
 async def seal_and_open(cipher: PersonCipher, rounds: int) -> tuple[float, float]:
@@ -118,6 +134,7 @@ async def main() -> None:
                 sealed = PersonCipher(RedisDataKeys(client, new_master_key()))
                 seal_us, open_us = await seal_and_open(sealed, 20000)
                 print(f"one {len(TEXT)}-character text: seal {seal_us:.1f} µs, open {open_us:.1f} µs (key cached)")
+                keyword_vectors(20000)
                 cold = PersonCipher(RedisDataKeys(client, new_master_key()))
                 began = time.perf_counter()
                 for n in range(500):

@@ -46,9 +46,11 @@ from bot.engine.voice import VoiceLimits
 from bot.engine.voice_conversation import VoiceConversation
 from bot.engine.voice_messenger import SpeakingMessenger, VoiceDelivery
 from bot.errors import ConfigError, StoreUnavailable
+from bot.front_ends import FrontEnds
 from bot.geonames_cities import GeonamesCities
 from bot.health import Readiness, platform_probe
 from bot.http_status import MetricsPage, serve_status
+from bot.late_replies import LateReplies
 from bot.llm.audio import open_audio
 from bot.llm.factory import open_language_model
 from bot.llm.images import open_image_generator
@@ -61,14 +63,15 @@ from memory.aof_rewrite import AofCompactor
 from memory.conversation_locks import RedisConversationLocks
 from memory.crisis.reader import LearnedCrisisReader
 from memory.crisis.reader import load_head as load_crisis_head
-from memory.crypto import FileKeyStore, KeyStore, RedisKeyStore, TextCipher
-from memory.crypto.startup import cipher_for
+from memory.crypto import KeyStore, TextCipher
+from memory.crypto.startup import cipher_for, key_store_for
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
 from memory.identify_gate import RedisIdentifyGate
 from memory.identities import RedisIdentities
+from memory.inbox import RedisInbox
 from memory.index_factory import open_embedder
 from memory.mood import find_patterns, open_mood_reader
 from memory.mood.history import MoodHistoryService
@@ -84,7 +87,7 @@ from memory.rate_limit import RedisRateLimiter
 from memory.redis_connect import redis_client
 from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
-from memory.schema import IndexInUse, SchemaRecord, check_index, migrate
+from memory.schema import IndexInUse, SchemaRecord, check_index, keywords_check, migrate
 from memory.voice_archive import VoiceFiles
 
 log = logging.getLogger(__name__)
@@ -142,6 +145,7 @@ class Core:
     pictures: PictureMaker | None = None  # pictures of the companion (off unless SOUVENIR_IMAGES_ENABLED)
     person_files: PersonFiles | None = None  # charts, voice replies, pictures written for one person
     crisis_follow_ups: CrisisFollowUp | None = None  # each front end registers its messenger once it runs
+    front_ends: FrontEnds | None = None  # what a front end registers with: crisis follow-ups, late replies
 
 
 async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
@@ -155,6 +159,7 @@ async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension:
         raise ConfigError("the stored data records no memory index; run `souvenir migrate`")
     check_index(in_use, settings, dimension)
     return await schema.note_dimension(in_use, dimension)
+
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -196,17 +201,6 @@ def _make_data_dir(path: Path) -> None:
     make_private(path)  # files from before (or copied in by hand) become owner-only too
 
 
-async def _key_store(stack: AsyncExitStack, settings: Settings, client: aioredis.Redis) -> KeyStore:
-    """Where the data keys are kept, apart from the data (SOUVENIR_KEY_STORE): erasure then reaches backups."""
-    if settings.resolved_key_store == "file":
-        return FileKeyStore(settings.resolved_key_dir)
-    if settings.key_store_url is None:
-        return RedisKeyStore(client)
-    store = RedisKeyStore.from_url(settings.key_store_url)
-    stack.push_async_callback(store.aclose)
-    return store
-
-
 @asynccontextmanager
 async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncIterator[Core]:
     clock = clock or SystemClock()
@@ -222,7 +216,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         client = await _connect_redis(stack, settings)
         # Before any store writes: a key that does not open the data already stored stops the start here.
         master = settings.encryption_key.get_secret_value() if settings.encryption_key else None
-        cipher = await cipher_for(client, master, await _key_store(stack, settings, client))
+        cipher = await cipher_for(client, master, key_store_for(stack, settings, client))
         metrics, metrics_page = _open_metrics(settings)
         readiness = Readiness()
         readiness.watch("redis", client.ping)
@@ -233,6 +227,9 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             client, max_turns=settings.window_turns, ttl=timedelta(hours=settings.window_ttl_hours), cipher=cipher
         )
         claims = RedisMessageClaims(client)
+        # Each message kept from its arrival until its reply and exchange are queued: a crash mid-reply is
+        # answered late, not lost.
+        inbox = RedisInbox(client, lease_s=settings.inbox_lease_s, cipher=cipher)
         erasures = RedisErasureLog(client)
         follow_ups = CrisisFollowUp(claims=claims, lines=crisis_lines, metrics=metrics)
         trail = RedisReplyTrail(
@@ -265,6 +262,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 crisis_notes=profiles,  # the model's reading of a crisis, for the next reply
                 crisis_follow_ups=follow_ups,  # and the crisis lines now, when the reply did not carry them
                 index_generation=index_in_use.generation,
+                index_opened=keywords_check(client, index_in_use, encrypted=cipher.enabled),
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
@@ -332,14 +330,18 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             # The learned crisis reading, over the embedding the message's recall computes (no second one).
             crisis_reader=LearnedCrisisReader(memory.message_vector, await asyncio.to_thread(load_crisis_head)),
             cities=cities,
+            inbox=inbox,
         )
+        late_replies = LateReplies(inbox=inbox, engine=engine, clock=clock, every_s=settings.inbox_lease_s,
+                                   answer_within=timedelta(minutes=settings.late_reply_within_minutes))  # fmt: skip
+        await stack.enter_async_context(late_replies.running())  # sends once a front end registers
         # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         # The epoch moves first, so a write in flight knows to undo itself before the key it would seal with goes;
         # then the data key (crypto-shredding: every copy of their texts unreadable at once), then the records.
         erasers: list[UserDataEraser] = [erasures, cipher, memory, profiles, window, trail, claims, planner]
-        erasers += [moods, locks, outbox]
+        erasers += [moods, locks, outbox, inbox]
         disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
         voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None
@@ -386,7 +388,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
             readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation, pictures,
-            person_files, follow_ups,
+            person_files, follow_ups, FrontEnds(follow_ups, late_replies),
         )  # fmt: skip
 
 
@@ -506,10 +508,11 @@ def _outgoing(platform: VoiceDelivery, core: Core) -> Messenger:
 
 
 def _follow_ups_through(stack: AsyncExitStack, core: Core, name: str, platform: VoiceDelivery) -> None:
-    """Crisis follow-ups go to the account that wrote, in text (a phone number is read, not heard)."""
-    if core.crisis_follow_ups is not None:
+    """Crisis follow-ups and late replies go to the account that wrote, in text (a phone number is read, not
+    heard)."""
+    if core.front_ends is not None:
         delivery = ResolvingMessenger(platform, core.pseudonyms) if core.pseudonyms else platform
-        stack.enter_context(core.crisis_follow_ups.through(name, delivery))
+        stack.enter_context(core.front_ends.through(name, delivery))
 
 
 def _watch_platform(stack: AsyncExitStack, readiness: Readiness, name: str, messenger: Messenger) -> None:
@@ -526,4 +529,4 @@ async def open_key_store(settings: Settings) -> AsyncIterator[tuple[aioredis.Red
         if settings.redis_embedded:
             stack.enter_context(hold_data_dir(settings.data_dir))
         client = await _connect_redis(stack, settings)
-        yield client, await _key_store(stack, settings, client)
+        yield client, key_store_for(stack, settings, client)

@@ -161,7 +161,7 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
             engine=core.conversation or core.engine, commands=core.commands, clock=core.clock, user_name=args.user,
             # What is written for the person (charts, voice replies, pictures) is theirs: /forget all erases it.
             files_dir=core.person_files.folder_of(UserRef("terminal", args.user, args.user).key) if core.person_files
-            else settings.data_dir, follow_ups=core.crisis_follow_ups,
+            else settings.data_dir, follow_ups=core.front_ends,
         )  # fmt: skip
         await chat.run()
     return 0

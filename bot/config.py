@@ -132,6 +132,10 @@ class Settings(BaseSettings):
     rate_limit_per_minute: int = Field(default=20, ge=0)  # 0: no limit
     outbox_claim_idle_s: float = Field(default=120.0, gt=0)  # a replica silent this long on an entry is gone
     outbox_max_attempts: int = Field(default=5, ge=1)  # failed rounds before an entry goes to the dead letters
+    # The inbox: a message being answered is held under this lease (renewed while it is answered); a process
+    # killed mid-reply lets it run out, and the message is answered late, or only remembered past this age.
+    inbox_lease_s: float = Field(default=30.0, gt=0)
+    late_reply_within_minutes: float = Field(default=60.0, ge=0)
     # Encryption at rest: the master key that wraps each person's data key; unset = texts kept clear.
     encryption_key: SecretStr | None = None
     # Where each person's wrapped data key is kept, apart from the data it opens (erasure reaches backups):

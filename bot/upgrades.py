@@ -1,5 +1,5 @@
 """`souvenir migrate` and `souvenir reindex`: bring stored data up to this version, and re-embed every memory
-after the embedding model changed (memory/schema.py, memory/reindex.py)."""
+after the embedding model changed or to key its keyword ids (memory/schema.py, memory/reindex.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from bot.config import Settings
 from bot.errors import ConfigError
-from memory.crypto.startup import cipher_for
+from memory.crypto.startup import cipher_for, key_store_for
 from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.index_factory import backend_for, edge_directory, open_embedder, open_index_driver, server_collection
 from memory.qdrant.driver import IndexDriver
 from memory.redis_connect import redis_client
 from memory.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
-from memory.schema import IndexInUse, SchemaRecord, embedding_id, migrate
+from memory.schema import IndexInUse, SchemaRecord, embedding_id, keywords_for, migrate
 
 
 @asynccontextmanager
@@ -64,26 +64,33 @@ async def run_reindex(settings: Settings, console: Console | None = None) -> int
         schema, checkpoints = SchemaRecord(client), ReindexCheckpoint(client)
         # Sealed memories are opened to be re-embedded (and stay sealed): the same key check as a start.
         master = settings.encryption_key.get_secret_value() if settings.encryption_key else None
-        cipher = await cipher_for(client, master)
+        cipher = await cipher_for(client, master, key_store_for(stack, settings, client))
         in_use = await schema.index()
         assert in_use is not None  # migrate records it
         embedder = await stack.enter_async_context(open_embedder(settings))
-        wanted = embedding_id(settings)
+        wanted, keywords = embedding_id(settings), keywords_for(cipher.enabled)
         resumed = await checkpoints.read()
-        if in_use.embedding == wanted and in_use.dimension in (None, embedder.dimension):
+        source = None
+        if in_use.dimension is not None:
+            source = await _driver(stack, settings, in_use.dimension, in_use.generation)
+            in_use = await schema.settle_keywords(in_use, keywords, await source.total())
+        same_vectors = in_use.embedding == wanted and in_use.dimension in (None, embedder.dimension)
+        if same_vectors and in_use.keywords in (None, keywords):
             console.print(f"nothing to reindex: the memory index is already built with {wanted}")
             return 0
-        if in_use.dimension is None:
+        if source is None or in_use.dimension is None:
             raise ConfigError(
                 f"the vector size of the index in use ({in_use.embedding}) was never recorded: start Souvenir once "
                 "with the old embedding settings, then run `souvenir reindex` with the new ones"
             )
         start = target_of(in_use, wanted, resumed)
-        source = await _driver(stack, settings, in_use.dimension, in_use.generation)
         target = await _driver(stack, settings, embedder.dimension, start.generation)
         into = _where(settings, start.generation)
+        what = f"re-embedding every memory with {wanted} ({embedder.dimension}-d)"
+        if same_vectors:
+            what = "rebuilding every memory's keyword ids keyed per person"
         console.print(
-            f"re-embedding every memory with {wanted} ({embedder.dimension}-d) into {into}"
+            f"{what} into {into}"
             + (f", resuming after {start.copied}" if start.copied else "")
             + f"; the bot keeps answering from {_where(settings, in_use.generation)} meanwhile"
         )
@@ -97,7 +104,7 @@ async def run_reindex(settings: Settings, console: Console | None = None) -> int
             done = await copy_index(source, target, embedder, checkpoints, start, progress=show, cipher=cipher)
         changed, removed = await reconcile(source, target, embedder, cipher=cipher)
         console.print(f"caught up with the replicas: {changed} memories added or changed meanwhile, {removed} gone")
-        new = await switch_to(schema, checkpoints, in_use, done, embedder.dimension)
+        new = await switch_to(schema, checkpoints, in_use, done, embedder.dimension, keywords)
     _report(console, settings, in_use, new, done.copied)
     return 0
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 
@@ -33,6 +33,7 @@ async def open_long_term_memory(
     crisis_notes: CrisisNotes | None = None,
     crisis_follow_ups: CrisisFollowUps | None = None,
     index_generation: int = 0,
+    index_opened: Callable[[int], Awaitable[None]] | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
@@ -42,12 +43,15 @@ async def open_long_term_memory(
     index keeps (none: kept clear); `people` lists everyone for the episode retention sweep
     (SOUVENIR_EPISODE_RETENTION_DAYS); `crisis_notes` and `crisis_follow_ups` take the model's reading of a
     crisis (for the next reply, and the crisis lines sent after it); `index_generation` is the index in use
-    (memory/schema.py)."""
+    (memory/schema.py), `index_opened` is told how many memories it holds before it serves (the start checks
+    how its keyword ids were made with it)."""
     async with AsyncExitStack() as stack:
         if embedder is None:  # else the app's, shared with the mood reader
             embedder = await stack.enter_async_context(open_embedder(settings))
         index = await stack.enter_async_context(
-            open_memory_index(settings, embedder, clock=clock, cipher=cipher, generation=index_generation)
+            open_memory_index(
+                settings, embedder, clock=clock, cipher=cipher, generation=index_generation, opened=index_opened
+            )
         )
         if settings.episode_retention_days is not None and people is not None:
             keep = timedelta(days=settings.episode_retention_days)

@@ -114,10 +114,18 @@ async def open_memory_index(
     clock: Clock | None = None,
     cipher: TextCipher | None = None,
     generation: int = 0,
+    opened: Callable[[int], Awaitable[None]] | None = None,
 ) -> AsyncIterator[QdrantMemoryIndex]:
     """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit; `cipher`
-    seals the payloads' words (none: kept clear); `generation` is the one in use (memory/schema.py)."""
+    seals the payloads' words (none: kept clear); `generation` is the one in use (memory/schema.py);
+    `opened` is told how many memories the index holds before it serves (it may refuse it by raising)."""
     driver = await open_index_driver(settings, embedder.dimension, generation)
+    if opened is not None:
+        try:
+            await opened(await driver.total())
+        except BaseException:
+            await driver.close()
+            raise
     # The embedded engine has one writer, this process (its data dir is locked): records read by recall can
     # be kept. Not with a server, where another replica may change them.
     cached = EMBEDDED_CACHED_RECORDS if backend_for(settings) is IndexBackend.EDGE else 0

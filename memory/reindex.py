@@ -1,4 +1,5 @@
-"""Re-embed every memory with a new embedding model into a NEW index, then switch to it atomically.
+"""Re-embed every memory with a new embedding model (or rebuild its keyword ids, keyed per person once
+encryption is on) into a NEW index, then switch to it atomically.
 
 The index in use (memory/schema.py) is only read: replicas keep answering from it while the next generation
 is built beside it (`qdrant-n` / `souvenir_memories_n`). The walk goes through the old index in id order a page
@@ -16,15 +17,14 @@ from dataclasses import dataclass
 import redis.asyncio as aioredis
 
 from bot.errors import UnreadableText
-from memory.crypto import PlainCipher, TextCipher
+from memory.crypto import PlainCipher, Sealer, TextCipher
 from memory.ports import Embedder
 from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
-from memory.qdrant.index import sparse_text
+from memory.qdrant.keywords import document_terms
 from memory.qdrant.payload import USER_KEY, payload_to_record
-from memory.qdrant.sealed_payload import open_payload
+from memory.qdrant.sealed_payload import SEALED, open_payload
 from memory.qdrant.vectors import embed_records
-from memory.schema import IndexInUse, SchemaRecord
-from memory.sparse import encode_document
+from memory.schema import KEYWORDS_PLAIN, IndexInUse, SchemaRecord
 
 log = logging.getLogger(__name__)
 
@@ -76,25 +76,31 @@ def target_of(in_use: IndexInUse, embedding: str, resumed: Checkpoint | None) ->
 async def _page_points(
     hits: Sequence[Hit], embedder: Embedder, cipher: TextCipher | None = None
 ) -> dict[str, list[IndexPoint]]:
-    """New vectors for the hits; their payloads are copied as they are (sealed ones stay sealed), the words are
-    opened only to be embedded. A memory whose person's data key is gone (erased meanwhile) is not copied."""
+    """New vectors for the hits, and with encryption keyword ids keyed by each person's key; their payloads are
+    copied as they are (sealed ones stay sealed), the words are opened only to be embedded. A memory whose
+    person's data key is gone (erased meanwhile) is not copied."""
     cipher = cipher or PlainCipher()
     kept: list[Hit] = []
     records = []
+    keys: list[Sealer | None] = []
     for hit in hits:
         payload = hit.payload
+        key: Sealer | None = None
         if cipher.enabled:
-            opener = await cipher.opener(str(payload.get(USER_KEY, "")))
+            person = str(payload.get(USER_KEY, ""))
+            # One written before encryption was on: its person may have no data key yet, and gets one.
+            key = await (cipher.opener(person) if SEALED in payload else cipher.sealer(person))
             try:
-                payload = open_payload(payload, opener)
+                payload = open_payload(payload, key)
             except UnreadableText:
                 continue
         kept.append(hit)
         records.append(payload_to_record(hit.point_id, payload))
+        keys.append(key)
     vectors = await embed_records(embedder, records)
     by_user: dict[str, list[IndexPoint]] = {}
-    for hit, record, vector in zip(kept, records, vectors, strict=True):
-        point = IndexPoint(hit.point_id, vector, encode_document(sparse_text(record)), dict(hit.payload))
+    for hit, record, vector, key in zip(kept, records, vectors, keys, strict=True):
+        point = IndexPoint(hit.point_id, vector, document_terms(record, key), dict(hit.payload))
         by_user.setdefault(record.user_key, []).append(point)
     return by_user
 
@@ -168,9 +174,10 @@ async def reconcile(
 
 
 async def switch_to(schema: SchemaRecord, checkpoints: ReindexCheckpoint, in_use: IndexInUse, done: Checkpoint,
-                    dimension: int) -> IndexInUse:  # fmt: skip
-    """Every replica's next start opens the new generation; the checkpoint goes."""
-    new = IndexInUse(done.generation, done.embedding, dimension)
+                    dimension: int, keywords: str = KEYWORDS_PLAIN) -> IndexInUse:  # fmt: skip
+    """Every replica's next start opens the new generation (its keyword ids made as `keywords`, see
+    memory/schema.py); the checkpoint goes."""
+    new = IndexInUse(done.generation, done.embedding, dimension, keywords)
     await schema.switch_index(in_use.generation, new)
     await checkpoints.clear()
     log.info("memory index switched to generation %d (%s, %d-d)", new.generation, new.embedding, dimension)

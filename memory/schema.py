@@ -3,13 +3,16 @@
 `souvenir:schema`: `version` (the stored layout's version; absent = a store from before versioning, 0),
 `index_generation` (which memory index serves: 0 is `data_dir/qdrant` or the `souvenir_memories` collection,
 n > 0 is `qdrant-n` or `souvenir_memories_n`), `index_embedding` (the embedding model that built it, as
-`embedding_id` names it) and `index_dimension` (its vector size, once known). `migrate` brings an older store
+`embedding_id` names it), `index_dimension` (its vector size, once known) and `index_keywords` (how its
+keyword ids were made: `crc32` in clear, or `keyed-v1` under each person's key when encryption is on; absent
+in a store from before they were recorded, and set at the next start). `migrate` brings an older store
 up to `SCHEMA_VERSION`, one step at a time, each step idempotent and written in one transaction with its version.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 
 import redis.asyncio as aioredis
 from redis.exceptions import WatchError
@@ -19,6 +22,14 @@ from bot.errors import ConfigError
 
 SCHEMA_KEY = "souvenir:schema"
 SCHEMA_VERSION = 1
+KEYWORDS_PLAIN = "crc32"
+KEYWORDS_KEYED = "keyed-v1"
+
+
+def keywords_for(encrypted: bool) -> str:
+    """How keyword ids are made (memory/sparse.py): keyed per person with encryption on, so the index does not
+    spell out the words; in clear without it, as the words are then stored in clear anyway."""
+    return KEYWORDS_KEYED if encrypted else KEYWORDS_PLAIN
 
 
 def embedding_id(settings: Settings) -> str:
@@ -33,6 +44,7 @@ class IndexInUse:
     generation: int
     embedding: str
     dimension: int | None  # None until a process with the embedder loaded records it
+    keywords: str | None = None  # None until a start records it (see `settle_keywords`)
 
 
 def _text(value: str | bytes | None) -> str | None:
@@ -52,14 +64,28 @@ class SchemaRecord:
             return None
         dimension = fields.get("index_dimension")
         return IndexInUse(int(fields.get("index_generation") or 0), fields["index_embedding"] or "",
-                          int(dimension) if dimension else None)  # fmt: skip
+                          int(dimension) if dimension else None, fields.get("index_keywords"))  # fmt: skip
 
     async def note_dimension(self, in_use: IndexInUse, dimension: int) -> IndexInUse:
         """Record the vector size of the index in use, the first time a process knows it."""
         if in_use.dimension is None:
             await self._redis.hsetnx(SCHEMA_KEY, "index_dimension", dimension)  # type: ignore[misc]
-            return IndexInUse(in_use.generation, in_use.embedding, dimension)
+            return replace(in_use, dimension=dimension)
         return in_use
+
+    async def settle_keywords(self, in_use: IndexInUse, wanted: str, points: int) -> IndexInUse:
+        """Record how the keyword ids of the index in use were made, the first time a start opens it: an empty
+        index is built the way this start wants (`wanted`; also when it was recorded otherwise: there is nothing
+        to rebuild), one that holds memories from before the record existed has crc32 ids, the only ones there
+        were."""
+        if points == 0 and in_use.keywords != wanted:
+            await self._redis.hset(SCHEMA_KEY, "index_keywords", wanted)  # type: ignore[misc]
+            return replace(in_use, keywords=wanted)
+        if in_use.keywords is not None:
+            return in_use
+        await self._redis.hsetnx(SCHEMA_KEY, "index_keywords", KEYWORDS_PLAIN)  # type: ignore[misc]
+        recorded = _text(await self._redis.hget(SCHEMA_KEY, "index_keywords"))  # type: ignore[misc]
+        return replace(in_use, keywords=recorded)
 
     async def switch_index(self, expected_generation: int, new: IndexInUse) -> None:
         """Point every replica at a new index, atomically, only if the one in use is still `expected`."""
@@ -71,7 +97,8 @@ class SchemaRecord:
                     raise ConfigError(f"the memory index in use changed meanwhile (now generation {current})")
                 pipe.multi()
                 pipe.hset(SCHEMA_KEY, mapping={"index_generation": new.generation, "index_embedding": new.embedding,
-                                               "index_dimension": new.dimension or 0})  # fmt: skip
+                                               "index_dimension": new.dimension or 0,
+                                               "index_keywords": new.keywords or KEYWORDS_PLAIN})  # fmt: skip
                 await pipe.execute()
             except WatchError as exc:
                 raise ConfigError("the memory index in use changed meanwhile; run `souvenir reindex` again") from exc
@@ -117,3 +144,32 @@ def check_index(in_use: IndexInUse, settings: Settings, dimension: int) -> None:
         "every memory with the new model (the running bot keeps answering from the old index until the new one "
         "is ready), or set the embedding settings back."
     )
+
+
+def check_keywords(in_use: IndexInUse, wanted: str) -> None:
+    """At start: the index's keyword ids must be made the way this start makes them (`keywords_for`)."""
+    if in_use.keywords in (None, wanted):
+        return
+    if wanted == KEYWORDS_KEYED:
+        raise ConfigError(
+            "the memory index's keyword ids are plain hashes of the words (made before they were keyed per "
+            "person), which spell the words out next to encrypted memories. Run `souvenir reindex` once with "
+            "SOUVENIR_ENCRYPTION_KEY set to rebuild them keyed (the running bot keeps answering from the old "
+            "index until the new one is ready)."
+        )
+    raise ConfigError(
+        "the memory index's keyword ids are keyed per person, which needs SOUVENIR_ENCRYPTION_KEY; set it "
+        "back, or run `souvenir reindex` without it to rebuild them in clear"
+    )
+
+
+def keywords_check(client: aioredis.Redis, in_use: IndexInUse, *, encrypted: bool) -> Callable[[int], Awaitable[None]]:
+    """For a start, once the memory index is open (told how many memories it holds): its keyword ids must be
+    made as `keywords_for(encrypted)` says (else: `souvenir reindex`); a store from before they were recorded
+    gets them recorded."""
+
+    async def check(points: int) -> None:
+        wanted = keywords_for(encrypted)
+        check_keywords(await SchemaRecord(client).settle_keywords(in_use, wanted, points), wanted)
+
+    return check

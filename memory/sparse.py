@@ -2,11 +2,15 @@
 
 Documents get BM25 term-frequency saturation; queries get 1.0 per term. The IDF half of BM25 is
 left to Qdrant (sparse vector with the IDF modifier), so the corpus statistics stay in the engine.
-Token ids are a stable hash (crc32), identical across processes and machines, never Python's hash().
+Token ids are a stable hash, identical across processes and machines, never Python's hash(): a plain crc32
+of the token without encryption, and with it a keyed one (BLAKE2b under a key derived from the person's data
+key, `keyword_key`), so the index stored on disk does not spell out the words: a dictionary of crc32s finds
+nothing in it, and once erasure destroys the data key nobody can compute the ids again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 import zlib
@@ -108,8 +112,15 @@ def tokenize(text: str) -> list[str]:
     return [token for word in words(text) if (token := tokens[word])]
 
 
-def token_id(token: str) -> int:
-    return zlib.crc32(token.encode("utf-8"))
+KEYWORD_KEY_BYTES = 32
+
+
+def token_id(token: str, key: bytes | None = None) -> int:
+    """The token's uint32 id: crc32 without a key, BLAKE2b-32 keyed by `key` (a person's `keyword_key`)."""
+    if key is None:
+        return zlib.crc32(token.encode("utf-8"))
+    digest = hashlib.blake2b(token.encode("utf-8"), digest_size=4, key=key).digest()
+    return int.from_bytes(digest, "big")
 
 
 def _to_terms(weights: dict[int, float]) -> SparseTerms:
@@ -117,19 +128,20 @@ def _to_terms(weights: dict[int, float]) -> SparseTerms:
     return SparseTerms(tuple(i for i, _ in ordered), tuple(w for _, w in ordered))
 
 
-def encode_document(text: str) -> SparseTerms:
-    """BM25 tf saturation per term: tf·(k1+1) / (tf + k1·(1 − b + b·len/avg))."""
+def encode_document(text: str, key: bytes | None = None) -> SparseTerms:
+    """BM25 tf saturation per term: tf·(k1+1) / (tf + k1·(1 − b + b·len/avg)); ids keyed by `key` if given."""
     tokens = tokenize(text)
     if not tokens:
         return SparseTerms((), ())
     weights: dict[int, float] = {}
     for token, tf in Counter(tokens).items():
-        index = token_id(token)
-        # Two tokens sharing a crc32 are rare enough to just add up.
+        index = token_id(token, key)
+        # Two tokens sharing an id are rare enough to just add up.
         weights[index] = weights.get(index, 0.0) + saturated_tf(tf, len(tokens), AVERAGE_DOCUMENT_TOKENS, K1, B)
     return _to_terms(weights)
 
 
-def encode_query(text: str) -> SparseTerms:
-    """1.0 per distinct query term: the engine multiplies by IDF and the document's weight."""
-    return _to_terms({token_id(token): 1.0 for token in tokenize(text)})
+def encode_query(text: str, key: bytes | None = None) -> SparseTerms:
+    """1.0 per distinct query term: the engine multiplies by IDF and the document's weight. `key`: the one the
+    person's documents were encoded with."""
+    return _to_terms({token_id(token, key): 1.0 for token in tokenize(text)})

@@ -132,6 +132,11 @@ MEANINGS: dict[str, str] = {
     "past it one kind note, no LLM call; `0` = no limit.",
     "outbox_claim_idle_s": "A replica that holds an outbox entry this long without finishing is taken for dead: "
     "another one writes it.",
+    "inbox_lease_s": "A message being answered is held this long, renewed every third of it while the model "
+    "answers; a process killed mid-reply lets it run out, and the message is then answered late (with an apology "
+    "for the delay) by whichever process runs its platform.",
+    "late_reply_within_minutes": "A message left unanswered by a crash is answered late only this soon after it "
+    "was sent; an older one (and one from a group) is remembered without a reply.",
     "outbox_max_attempts": "Failed rounds before an outbox entry is moved to the dead letters "
     "(`souvenir:outbox:dead`); a store outage does not count.",
     "encryption_key": "The master key of [encryption at rest](privacy.md#encryption-at-rest): 32 random bytes, "

@@ -11,6 +11,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,6 +25,7 @@ from bot.engine.city_zones import Cities
 from bot.engine.crisis import LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.in_window import not_in_view, said_before
+from bot.engine.inbox import Inbox
 from bot.engine.language import detect_language, reply_language
 from bot.engine.locks import InProcessConversationLocks
 from bot.engine.message_text import CleanText, clean_message_text
@@ -131,6 +133,7 @@ class Engine:
         pictures: PictureMaker | None = None,
         crisis_reader: CrisisReader | None = None,
         cities: Cities | None = None,
+        inbox: Inbox | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -156,6 +159,7 @@ class Engine:
         self._background: set[asyncio.Task[None]] = set()
         self._outbox = outbox
         self._rate_limiter = rate_limiter
+        self._inbox = inbox  # None: a message is only claimed, and one cut short by a crash is not answered
 
     @property
     def persona(self) -> Persona:
@@ -185,10 +189,43 @@ class Engine:
         # Once, here: from now on every store sees the person (one key for accounts linked with /link).
         person = await self._identities.person_of(message.user)
         message = replace(message, user=replace(message.user, person_key=person))
-        if not await self._claims.claim(message.dedup_key):
+        received = await (self._inbox.receive(message) if self._inbox else self._claims.claim(message.dedup_key))
+        if not received:
             log.info("duplicate delivery of %s ignored", message.dedup_key)
             self._metrics.reply_outcome("duplicate")
             return None
+        async with self._holding(message):
+            reply = await self._reply_to(message, cleaned, picture_of)
+        if self._inbox is not None:  # its reply and exchange are queued: a crash from here on loses nothing
+            await self._inbox.done(message)
+        return reply
+
+    async def answer_late(self, message: IncomingMessage) -> Reply | None:
+        """A message received before a crash cut its reply short (`bot.late_replies` finds it in the inbox, as
+        `handle` kept it): answered now, the reply opening with an apology for the delay."""
+        cleaned = clean_message_text(message.text, self._options.max_message_chars)
+        async with self._holding(message):
+            reply = await self._reply_to(message, cleaned, None)
+        if self._inbox is not None:
+            await self._inbox.done(message)
+        return None if reply is None else replace(reply, text=f"{say('late_reply', reply.language)}\n\n{reply.text}")
+
+    async def keep_unanswered(self, message: IncomingMessage) -> None:
+        """A message found too late to answer: what it says is remembered, as a message the companion could not
+        answer (a fallback exchange: no reply is remembered)."""
+        profile = await self._profiles.load_profile(message.user.key)
+        language = profile.language or message.language_hint or self._options.default_language
+        zone = profile.timezone or self._options.default_timezone
+        epoch = await self._fence.epoch(message.user.key)
+        unanswered = Reply(text="", language=language, fallback=True)
+        await self._hand_over(Exchange(message, unanswered, zone, language, (), erasure_epoch=epoch))
+        if self._inbox is not None:
+            await self._inbox.done(message)
+
+    def _holding(self, message: IncomingMessage) -> AbstractAsyncContextManager[None]:
+        return self._inbox.held(message) if self._inbox is not None else nullcontext()
+
+    async def _reply_to(self, message: IncomingMessage, cleaned: CleanText, picture_of: str | None) -> Reply | None:
         admission = await self._admit(message.user.key)
         if admission is not Admission.ALLOWED:
             self._metrics.reply_outcome("rate_limited")

@@ -14,6 +14,10 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "Sorry, I can't think straight right now. Give me a moment and write to me again?",
         "fr": "Désolé, je n'arrive pas à réfléchir pour l'instant. Tu me réécris dans un moment ?",
     },
+    "late_reply": {
+        "en": "Sorry for the late reply, I was away for a moment.",
+        "fr": "Désolé pour ce retard, je me suis absenté un moment.",
+    },
     "rate_limited": {
         "en": "You're writing faster than I can think! Give me a minute to catch up, then I'm all yours.",
         "fr": "Tu écris plus vite que je ne réfléchis ! Laisse-moi une minute pour suivre, et je suis tout à toi.",

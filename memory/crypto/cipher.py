@@ -4,12 +4,18 @@ A sealed text is `sv1:` followed by a Fernet token (AES-128-CBC with an HMAC-SHA
 words sealed twice differ, and a text changed on disk does not open. A stored text without the prefix was
 written before encryption was turned on and is read as it is.
 
+Each person's keyword key (`Sealer.keyword_key`) is derived from their data key with HMAC-SHA256: the memory
+index keys its keyword ids with it (memory/sparse.py), and it goes with the data key at erasure.
+
 Data keys are cached in the process (unwrapping is one Fernet decryption and one Redis read); erasure drops
 the cached key with the stored one. Stores get a cipher by constructor injection; `bot.app` picks one.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import json
 import time
 from collections import OrderedDict
@@ -24,6 +30,12 @@ from memory.crypto.keys import DataKeys
 SEALED_PREFIX = "sv1:"
 CACHED_KEYS = 10_000
 FRESH_S = 30.0  # how long an open trusts a cached data key before reading it again
+_KEYWORD_KEY_INFO = b"souvenir keyword ids v1"
+
+
+def keyword_key_of(data_key: bytes) -> bytes:
+    """The 32-byte key of a person's keyword ids, from their raw data key (a Fernet key, URL-safe base64)."""
+    return hmac.new(base64.urlsafe_b64decode(data_key), _KEYWORD_KEY_INFO, hashlib.sha256).digest()
 
 
 def is_sealed(text: str) -> bool:
@@ -31,7 +43,11 @@ def is_sealed(text: str) -> bool:
 
 
 class Sealer(Protocol):
-    """One person's texts, sealed and opened without I/O (for many payloads at once)."""
+    """One person's texts, sealed and opened without I/O (for many payloads at once). `keyword_key`: the key of
+    their keyword ids (None: no encryption, or no data key)."""
+
+    @property
+    def keyword_key(self) -> bytes | None: ...
 
     def seal(self, text: str) -> str: ...
 
@@ -56,8 +72,13 @@ class TextCipher(Protocol):
 
 
 class _KeySealer:
-    def __init__(self, key: Fernet | None) -> None:
+    def __init__(self, key: Fernet | None, keyword_key: bytes | None = None) -> None:
         self._key = key
+        self._keyword_key = keyword_key
+
+    @property
+    def keyword_key(self) -> bytes | None:
+        return self._keyword_key
 
     def seal(self, text: str) -> str:
         if self._key is None:
@@ -92,7 +113,8 @@ class PersonCipher:
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self._keys = keys
-        self._cache: OrderedDict[str, tuple[bytes, Fernet, float]] = OrderedDict()  # wrapped, key, when read
+        # wrapped, key, keyword key, when read
+        self._cache: OrderedDict[str, tuple[bytes, Fernet, bytes, float]] = OrderedDict()
         self._cached = cached
         self._fresh_s = fresh_s
         self._monotonic = monotonic
@@ -111,36 +133,45 @@ class PersonCipher:
 
     async def sealer(self, person_key: str) -> Sealer:
         wrapped = await self._keys.wrapped(person_key) or await self._keys.wrapped_or_create(person_key)
-        return _KeySealer(self._key(person_key, wrapped))
+        return self._key(person_key, wrapped)
 
     async def opener(self, person_key: str) -> Sealer:
         hit = self._cache.get(person_key)
-        if hit is not None and self._monotonic() - hit[2] < self._fresh_s:
+        if hit is not None and self._monotonic() - hit[3] < self._fresh_s:
             self._cache.move_to_end(person_key)
-            return _KeySealer(hit[1])
+            return _KeySealer(hit[1], hit[2])
         wrapped = await self._keys.wrapped(person_key)
         if wrapped is None:
             self._cache.pop(person_key, None)
             return _KeySealer(None)
-        return _KeySealer(self._key(person_key, wrapped))
+        return self._key(person_key, wrapped)
 
     async def forget_user(self, user_key: str) -> None:
         self._cache.pop(user_key, None)
         await self._keys.destroy(user_key)
         self._cache.pop(user_key, None)  # a read in flight may have cached it meanwhile
 
-    def _key(self, person_key: str, wrapped: bytes) -> Fernet:
-        """The data key `wrapped` holds, unwrapped once per process and kept (the most recent `cached`)."""
+    def _key(self, person_key: str, wrapped: bytes) -> _KeySealer:
+        """The data key `wrapped` holds (and its keyword key), unwrapped once per process and kept (the most
+        recent `cached`)."""
         hit = self._cache.get(person_key)
-        key = hit[1] if hit is not None and hit[0] == wrapped else Fernet(self._keys.unwrap(wrapped))
-        self._cache[person_key] = (wrapped, key, self._monotonic())
+        if hit is not None and hit[0] == wrapped:
+            key, keyword_key = hit[1], hit[2]
+        else:
+            raw = self._keys.unwrap(wrapped)
+            key, keyword_key = Fernet(raw), keyword_key_of(raw)
+        self._cache[person_key] = (wrapped, key, keyword_key, self._monotonic())
         self._cache.move_to_end(person_key)
         while len(self._cache) > self._cached:
             self._cache.popitem(last=False)
-        return key
+        return _KeySealer(key, keyword_key)
 
 
 class _Clear:
+    @property
+    def keyword_key(self) -> bytes | None:
+        return None
+
     def seal(self, text: str) -> str:
         return text
 

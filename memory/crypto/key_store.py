@@ -28,6 +28,7 @@ from typing import Protocol
 import redis.asyncio as aioredis
 
 DATA_KEY_PREFIX = "souvenir:datakey:"
+STORE_RECORD = "keystore"  # the key store's own record (memory/crypto/key_store_check.py), never a person's key id
 _SUFFIX = ".key"
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import redis.asyncio as aioredis
 from cryptography.fernet import Fernet, InvalidToken, MultiFernet
 
-from memory.crypto.key_store import DATA_KEY_PREFIX, KeyStore, RedisKeyStore, data_key_name, key_id
+from memory.crypto.key_store import DATA_KEY_PREFIX, STORE_RECORD, KeyStore, RedisKeyStore, data_key_name, key_id
 
 __all__ = ["CHECK_KEY", "DATA_KEY_PREFIX", "DataKeys", "RedisDataKeys", "WrongMasterKey", "data_key_name"]
 
@@ -124,7 +124,7 @@ async def rewrap_data_keys(client: aioredis.Redis, old: str, new: str, store: Ke
             except InvalidToken:
                 raise WrongMasterKey("--old does not open a stored data key") from None
             if await store.replace(kid, wrapped, fresh):
-                rewrapped += 1
+                rewrapped += kid != STORE_RECORD  # the key store's own record is no one's key
                 break
     await client.set(CHECK_KEY, Fernet(new.encode()).encrypt(_CHECK_TEXT))
     return rewrapped

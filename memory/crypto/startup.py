@@ -4,15 +4,31 @@ configured does not match the data already stored."""
 from __future__ import annotations
 
 import logging
+from contextlib import AsyncExitStack
 
 import redis.asyncio as aioredis
 
+from bot.config import Settings
 from bot.errors import ConfigError
 from memory.crypto.cipher import PersonCipher, PlainCipher, TextCipher
-from memory.crypto.key_store import KeyStore, RedisKeyStore
+from memory.crypto.key_store import FileKeyStore, KeyStore, RedisKeyStore
+from memory.crypto.key_store_check import check_key_store
 from memory.crypto.keys import DataKeys, master_key_state, move_data_keys
 
 log = logging.getLogger(__name__)
+
+
+def key_store_for(stack: AsyncExitStack, settings: Settings, client: aioredis.Redis) -> KeyStore:
+    """Where the data keys are kept, apart from the data (SOUVENIR_KEY_STORE): erasure then reaches backups.
+    Every command that opens sealed data uses this one (a start, `reindex`, `rotate-key`); a Redis of its own
+    is closed with `stack`."""
+    if settings.resolved_key_store == "file":
+        return FileKeyStore(settings.resolved_key_dir)
+    if settings.key_store_url is None:
+        return RedisKeyStore(client)
+    store = RedisKeyStore.from_url(settings.key_store_url)
+    stack.push_async_callback(store.aclose)
+    return store
 
 
 async def cipher_for(client: aioredis.Redis, master: str | None, store: KeyStore | None = None) -> TextCipher:
@@ -35,4 +51,6 @@ async def cipher_for(client: aioredis.Redis, master: str | None, store: KeyStore
         )
     if master is None:
         return PlainCipher()
-    return PersonCipher(DataKeys(store or RedisKeyStore(client), master))
+    store = store or RedisKeyStore(client)
+    await check_key_store(client, store, master)
+    return PersonCipher(DataKeys(store, master))

@@ -21,6 +21,7 @@ from bot.errors import InvalidInput, UnreadableText
 from memory.crypto import PlainCipher, Sealer, TextCipher
 from memory.ports import Embedder
 from memory.qdrant.driver import RRF_K, Hit, IndexDriver, IndexPoint, Where
+from memory.qdrant.keywords import document_terms, query_terms
 from memory.qdrant.payload import (
     CREATED_AT_TS,
     HIDDEN_BY,
@@ -34,7 +35,7 @@ from memory.qdrant.record_cache import RecordCache
 from memory.qdrant.sealed_payload import open_payload, seal_payload
 from memory.qdrant.vectors import KnownVectors
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
-from memory.sparse import SparseTerms, encode_document, encode_query
+from memory.sparse import SparseTerms
 
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion
@@ -120,11 +121,6 @@ def _require_user(user_key: str) -> None:
         raise InvalidInput("a user key is required")
 
 
-def sparse_text(record: MemoryRecord) -> str:
-    """What keyword search sees: the text plus the short label and whose it is."""
-    return " ".join(part for part in (record.text, record.label, record.subject) if part)
-
-
 class QdrantMemoryIndex:
     def __init__(
         self,
@@ -164,11 +160,12 @@ class QdrantMemoryIndex:
                 raise InvalidInput(f"memory_id must be a canonical UUID string, got {record.memory_id!r}")
         vectors = await self._vectors.of_records(records)
         payloads = [record_to_payload(r) for r in records]
+        sealers: dict[str, Sealer] = {}  # with encryption: each person's, which also keys their keyword ids
         if self._cipher.enabled:
             sealers = {u: await self._cipher.sealer(u) for u in {r.user_key for r in records}}
             payloads = [seal_payload(p, sealers[r.user_key]) for r, p in zip(records, payloads, strict=True)]
         points = [
-            IndexPoint(r.memory_id, vector, encode_document(sparse_text(r)), payload)
+            IndexPoint(r.memory_id, vector, document_terms(r, sealers.get(r.user_key)), payload)
             for r, vector, payload in zip(records, vectors, payloads, strict=True)
         ]
         self._last_found = None
@@ -230,7 +227,7 @@ class QdrantMemoryIndex:
         # -> 0.788 (folds 0.784 -> 0.788), recall p50 18.1 -> 16.0 ms (`souvenir eval locomo --folds`).
         candidates = max(MIN_CANDIDATES, query.read_dense, query.limit)
         keywords = max(MIN_CANDIDATES, query.limit)
-        asked = _Asked(dense, candidates, encode_query(query.text), keywords)
+        asked = _Asked(dense, candidates, await query_terms(self._cipher, query.user_key, query.text), keywords)
         rankings, records = await self._rankings(where, asked, {})
         dense_ranking = rankings[0]
         fused = _rrf([r.hits for r in rankings], query.limit)
