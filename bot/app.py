@@ -78,6 +78,7 @@ from memory.mood.series import RedisMoodSeries
 from memory.outbox import RedisOutbox
 from memory.outbox_worker import OutboxWorker, WorkerOptions, running_worker
 from memory.person_files import PersonFiles
+from memory.person_model_store import RedisPersonModels
 from memory.picture_quota import RedisPictureQuota
 from memory.pseudonyms import RedisPseudonyms, ResolvingMessenger, load_or_create_secret
 from memory.rate_limit import RedisRateLimiter
@@ -243,6 +244,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         planner = DeferredPlanner()
         moods = RedisMoodSeries(client, cipher=cipher)
         sensitive = LexiconSensitiveTopics()
+        person_models = RedisPersonModels(client, cipher=cipher)  # what a friend knows, built after memory writes
         # One embedder for memories and the mood reader (loaded once, before the first message).
         embedder = await stack.enter_async_context(open_embedder(settings))
         index_in_use = await _upgrade_stores(client, settings, embedder.dimension)
@@ -265,6 +267,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 crisis_notes=profiles,  # the model's reading of a crisis, for the next reply
                 crisis_follow_ups=follow_ups,  # and the crisis lines now, when the reply did not carry them
                 index_generation=index_in_use.generation,
+                person_models=person_models,
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
@@ -332,6 +335,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             # The learned crisis reading, over the embedding the message's recall computes (no second one).
             crisis_reader=LearnedCrisisReader(memory.message_vector, await asyncio.to_thread(load_crisis_head)),
             cities=cities,
+            person_models=person_models,
         )
         # Stopped before the stores close: what waits gets the grace, the rest stays queued for the next start.
         await stack.enter_async_context(_outbox_worker(settings, outbox, engine, metrics, sole=lock is not None))
@@ -339,7 +343,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         # The epoch moves first, so a write in flight knows to undo itself before the key it would seal with goes;
         # then the data key (crypto-shredding: every copy of their texts unreadable at once), then the records.
         erasers: list[UserDataEraser] = [erasures, cipher, memory, profiles, window, trail, claims, planner]
-        erasers += [moods, locks, outbox]
+        erasers += [moods, locks, outbox, person_models]
         disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
         voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None

@@ -1,0 +1,95 @@
+"""The person model as `souvenir run` wires it (real engine, Redis, embedded Qdrant, USE embedder, offline
+extraction, the OpenAI SDK against the fake server): a life told over several sessions, with a move and a
+painful loss, is what a friend knows when the person just says "hi!" after a restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.engine.model import UserRef
+from tests.conftest import FakeClock
+from tests.fakes.fake_openai import FakeOpenAI
+from tests.fakes.redis_scan import redis_mentions
+from tests.test_app_erasure import _settings, companion, say
+
+SAM = UserRef("telegram", "7070", "sam_77")
+LEA = UserRef("telegram", "8080", "lea_b")
+
+
+def _system(llm: FakeOpenAI) -> str:
+    return str(llm.bodies[-1]["messages"][0]["content"])
+
+
+def _block(system: str) -> str:
+    return system.split("<person>", 1)[1].split("</person>", 1)[0] if "<person>" in system else ""
+
+
+async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_english(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=False)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "My name is Sam.", SAM)
+            await say(core, clock, "I live in Paris, near the canal.", SAM)
+            await say(core, clock, "I work as a nurse at the Saint-Luc hospital, mostly night shifts.", SAM)
+            await say(core, clock, "My dog is called Rex, he is a very good boy.", SAM)
+            await say(core, clock, "Take care and have a good one!", SAM)
+        clock.advance(days=4)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "My sister Claire is getting married on April 25!", SAM)
+            await say(core, clock, "My dad passed away last spring, it still hurts.", SAM)
+            await say(core, clock, "Actually I moved to Lyon last month.", SAM)
+            await say(core, clock, "I love jazz and long walks.", SAM)
+            await say(core, clock, "Haha I will. Take care. Talk later!", SAM)
+        clock.advance(days=2)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "hi!", SAM)
+            system = _system(llm)
+            block = _block(system)
+            for fact in ("Sam", "Rex", "nurse", "Lyon", "Claire", "jazz"):
+                assert fact in block, (fact, block)
+            assert "wedding" in block or "married" in block
+            assert "Paris" not in block  # the old city left the moment the new one was told
+            assert "passed away" not in block.split("Be gentle about", 1)[0]  # the loss only as gentleness
+            assert "Be gentle about" in block
+            for empty in ("have a good one", "Talk later", "Take care"):
+                assert empty not in system, empty
+            # The thread of the last conversation: its last words that said something.
+            assert "<thread>" in system and "jazz" in system.split("<thread>", 1)[1]
+
+            assert (await core.commands.forget_everything(SAM)).ok
+            assert await redis_mentions(core.redis, "7070") == []  # no person model left behind
+            await say(core, clock, "hello again", SAM)
+            assert "<person>" not in _system(llm)
+
+
+async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_french(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=False)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "Je m'appelle Léa.", LEA)
+            await say(core, clock, "J'habite à Paris depuis deux ans.", LEA)
+            await say(core, clock, "Je suis infirmière de nuit à l'hôpital.", LEA)
+            await say(core, clock, "Ma chatte s'appelle Miso.", LEA)
+            await say(core, clock, "Bonne soirée, à plus !", LEA)
+        clock.advance(days=3)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "Ma sœur Claire se marie le 25 avril !", LEA)
+            await say(core, clock, "Mon père est décédé l'an dernier, c'est encore dur.", LEA)
+            await say(core, clock, "En fait j'ai déménagé à Lyon le mois dernier.", LEA)
+            await say(core, clock, "Bisous, bonne nuit !", LEA)
+        clock.advance(days=2)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "coucou !", LEA)
+            system = _system(llm)
+            block = _block(system)
+            for fact in ("Léa", "Miso", "infirmière", "Lyon", "Claire", "Habite à"):
+                assert fact in block, (fact, block)
+            assert "Paris" not in block
+            assert "décédé" not in block.split("Avec douceur", 1)[0]
+            assert "Avec douceur" in block
+            for empty in ("Bonne soirée", "bonne nuit", "à plus"):
+                assert empty not in system, empty
