@@ -73,9 +73,11 @@ from bot.engine.pseudonymous import pseudonymous_message
 from bot.engine.rate_limit import Admission, RateLimiter
 from bot.engine.safety import SafetyOptions, assess_safety
 from bot.engine.seen import seen_profile
+from bot.engine.small_talk import is_small_talk
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
+from bot.engine.window_recall import not_in_window
 from bot.engine.zone_offer import with_zone_offer, zone_offer
 from bot.errors import ConversationLockLost, LLMUnavailable
 
@@ -238,6 +240,7 @@ class Engine:
             self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
         )  # fmt: skip
         known = await known_read  # never raises: a failed read is no block
+        memories = not_in_window(memories, history, now - self._options.thread_pause)
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
         who = name_of(profile.preferred_name or message.user.display_name, "the person")
@@ -369,6 +372,8 @@ class Engine:
         return Reply(text=say("rate_limited", language), language=language)
 
     async def _recall(self, message: IncomingMessage, profile: UserProfile, zone: str) -> list[RecalledMemory]:
+        if self._person_models is not None and message.chat_kind is ChatKind.PRIVATE and is_small_talk(message.text):
+            return []  # "hi!", "I'm so tired": nothing to search for; the person model speaks instead
         scopes: tuple[str, ...] = (message.scope,)
         if message.chat_kind is ChatKind.GROUP and profile.share_dm_memories_in_groups:
             scopes = (message.scope, "dm")
