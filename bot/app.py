@@ -380,6 +380,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             pseudonyms=pseudonyms,
             voice_speaking=audio is not None,
             cities=cities,
+            person_models=memory.person_models,  # first in /memories and /export, lines can be set aside
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.

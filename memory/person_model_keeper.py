@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bot.engine.person_model import PersonModel
 from bot.engine.ports import Clock
+from memory.extraction.candidates import EPISODE
 from memory.person_model import build_person_model
 from memory.ports import ErasureLog
 from memory.records import MemoryKind
@@ -69,6 +70,18 @@ class PersonModelKeeper:
                 await self._models.forget_user(user_key)  # /forget all ran meanwhile: it wins
         except Exception:
             log.exception("could not rebuild a person model; the previous one stays")
+
+    async def person_model(self, user_key: str) -> PersonModel | None:
+        return await self._models.person_model(user_key)
+
+    async def set_aside(self, user_key: str, memory_ids: Sequence[str]) -> None:
+        """A line the person says is wrong: the facts behind it, and the messages they were read from (which say
+        the same), are superseded — kept as history, never recalled as current — and the line goes at once."""
+        found = await self._store.fetch(user_key, list(memory_ids))
+        said = [e for r in found if r.kind is not MemoryKind.EPISODIC and (e := r.attributes.get(EPISODE))]
+        await self._store.supersede(user_key, [*memory_ids, *said], self._clock.now())
+        await self._models.forget_memories(user_key, memory_ids)
+        await self.rebuild(user_key)
 
     async def forget_memories(self, user_key: str, memory_ids: Sequence[str]) -> None:
         """The lines those memories backed go at once (the rebuild that follows may take a moment)."""

@@ -80,7 +80,7 @@ class LongTermMemoryService:
         person_models: PersonModelKeeper | None = None,
     ) -> None:
         self._store = store
-        self._person_models = person_models  # None: no person model is kept (the evaluation)
+        self.person_models = person_models  # None: no person model is kept (the evaluation)
         self._weights = recall_weights
         self._default_timezone = default_timezone
         self._planner = planner
@@ -162,8 +162,8 @@ class LongTermMemoryService:
         if self._erasures is not None:  # before removing: a write in flight then takes them back
             await self._erasures.forgot(user_key, [r.memory_id for r in forgotten])
         removed = await self._store.remove(user_key, [memory_id, *twins]) > 0
-        if self._person_models is not None:
-            await self._person_models.forget_memories(user_key, [r.memory_id for r in forgotten])
+        if self.person_models is not None:
+            await self.person_models.forget_memories(user_key, [r.memory_id for r in forgotten])
         if removed:
             await self._forget_words(user_key, epoch, forgotten)
             await self._rebuild_person(user_key)
@@ -230,8 +230,8 @@ class LongTermMemoryService:
     # ---- helpers ----
 
     async def _rebuild_person(self, user_key: str, timezone: str | None = None) -> None:
-        if self._person_models is not None:
-            await self._person_models.rebuild(user_key, timezone or self._default_timezone)
+        if self.person_models is not None:
+            await self.person_models.rebuild(user_key, timezone or self._default_timezone)
 
     async def _epoch(self, user_key: str) -> int | None:
         return await self._writer.epoch(user_key)

@@ -4,6 +4,7 @@ painful loss, is what a friend knows when the person just says "hi!" after a res
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from bot.engine.model import UserRef
@@ -93,3 +94,33 @@ async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_french(
             assert "Avec douceur" in block and system.count("décédé") == 1
             for empty in ("Bonne soirée", "bonne nuit", "à plus"):
                 assert empty not in system, empty
+
+
+async def test_memories_and_export_show_what_i_know_first_and_a_wrong_line_is_set_aside(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=False)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "My name is Sam.", SAM)
+            await say(core, clock, "I live in Lyon, near the river.", SAM)
+            await say(core, clock, "My dog is called Rex.", SAM)
+            listing = (await core.commands.memories_listing(SAM)).text
+            known, _, rest = listing.partition("\n\n")
+            assert known.splitlines()[0] == "What I know about you:"
+            assert "2. Lives in Lyon" in known and "/memories wrong" in known
+            assert rest.startswith("What I remember")
+            document = json.loads(await core.commands.export(SAM))
+            assert list(document).index("person_model") < list(document).index("memories")
+            assert [line["line"] for line in document["person_model"]][:2] == ["Name: Sam", "Lives in Lyon"]
+
+            corrected = await core.commands.memories_listing(SAM, "wrong 2")
+            assert corrected.ok and "Lives in Lyon" in corrected.text
+            assert "Lyon" not in (await core.commands.memories_listing(SAM)).text.partition("\n\n")[0]
+            clock.advance(hours=5)
+            await say(core, clock, "hi!", SAM)
+            block = _block(_system(llm))
+            assert "Rex" in block and "Lyon" not in block
+            # The fact and the message it was read from are history now: no longer recalled as current.
+            await say(core, clock, "where do I live again?", SAM)
+            assert "I live in Lyon" not in _system(llm)

@@ -11,7 +11,9 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from datetime import date
 from typing import Any, Protocol
+from zoneinfo import ZoneInfo
 
 from bot.engine.age import set_age
 from bot.engine.city_zones import Cities
@@ -24,6 +26,13 @@ from bot.engine.message_text import clean_message_text
 from bot.engine.model import MemoryPage, MonthDay, UserProfile, UserRef, dm_conversation_id
 from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
+from bot.engine.person_model_command import (
+    PersonModelEditor,
+    correct_line,
+    person_model_json,
+    person_model_listing,
+    wrong_line,
+)
 from bot.engine.ports import (
     AccountLinks,
     Clock,
@@ -131,7 +140,9 @@ class UserCommands:
         pseudonyms: Pseudonyms | None = None,
         voice_speaking: bool = False,
         cities: Cities | None = None,
+        person_models: PersonModelEditor | None = None,
     ) -> None:
+        self._person_models = person_models  # None: /memories lists memories only
         self._voice_speaking = voice_speaking  # a speech service is configured: /voice on can be honoured
         self._profiles = profiles
         self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
@@ -325,6 +336,9 @@ class UserCommands:
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         word = _argument(argument)
+        if (line := wrong_line(word)) is not None and self._person_models is not None:  # "/memories wrong 2"
+            text, ok = await correct_line(self._person_models, user.key, line, lang, await self._today(user))
+            return MemoriesListing(text, ok=ok)
         if word and not (_NUMBER.fullmatch(word) and int(word) >= 1):
             return MemoriesListing(say("usage_memories", lang), ok=False)
         number = int(word) if word else 1
@@ -341,15 +355,32 @@ class UserCommands:
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         self._shown.note(user.key, page)
+        known = await self._person_listing(user, lang) if page.offset == 0 else ""  # what I know, first
         if page.total == 0 or not page.items:
-            return say("memories_empty", lang)
+            return known or say("memories_empty", lang)
         last = page.offset + len(page.items)
-        lines = [say("memories_header", lang, first=page.offset + 1, last=last, total=page.total)]
+        lines = [*([known, ""] if known else []),
+                 say("memories_header", lang, first=page.offset + 1, last=last, total=page.total)]  # fmt: skip
         superseded = say("memory_superseded", lang)
         for n, item in enumerate(page.items, start=1):
             mark = f" {superseded}" if item.extra.get("current") is False else ""
             lines.append(f"{n}. {item.text}{mark}")
         return "\n".join(lines)
+
+    async def _today(self, user: UserRef) -> date:
+        profile = await self._profiles.load_profile(user.key)
+        return self._clock.now().astimezone(ZoneInfo(profile.timezone or self._default_timezone)).date()
+
+    async def _person_listing(self, user: UserRef, lang: str) -> str:
+        if self._person_models is None:
+            return ""
+        return person_model_listing(await self._person_models.person_model(user.key), lang, await self._today(user))
+
+    async def _person_json(self, user: UserRef, profile: UserProfile) -> list[dict[str, Any]]:
+        if self._person_models is None:
+            return []
+        lang = profile.language or self._default_language
+        return person_model_json(await self._person_models.person_model(user.key), lang, await self._today(user))
 
     async def why(
         self, user: UserRef, conversation_id: str | None = None, hint: str | None = None, *, shown: bool = True
@@ -463,6 +494,7 @@ class UserCommands:
             "accounts": await self._identities.accounts(user.key) if self._identities else [user.key],
             "exported_at": self._clock.now().isoformat(),
             "profile": profile_json(profile),
+            "person_model": await self._person_json(user, profile),
             "memories": memories_json(memories),
             "recent_private_messages": turns_json(turns),
             "memories_last_replies_drew_on": trail_json(await self._trail.recent_replies(user.key)),

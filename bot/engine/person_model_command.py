@@ -1,0 +1,79 @@
+"""The person model as the person sees it: first in /memories and /export, each line numbered, and a way to
+say one is wrong ("/memories wrong 2", « /memories faux 2 »): the facts behind it are superseded (no longer
+current, never recalled as true again) and the line leaves the model at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+from typing import Any, Protocol
+
+from bot.engine.person_model import PersonModel, PersonModels, shown_lines
+from bot.engine.texts import say_in
+
+_WRONG = re.compile(r"^\s*(?:wrong|fix|correct|faux|fausse|corriger|corrige)\s+(?P<n>\d{1,3})\s*$", re.I)
+
+_TEXTS = {
+    "person_header": {"en": "What I know about you:", "fr": "Ce que je sais de toi :"},
+    "person_footer": {
+        "en": "Something wrong? /memories wrong <number> and I'll set it aside.",
+        "fr": "Quelque chose de faux ? /memories faux <numéro> et je le mets de côté.",
+    },
+    "person_corrected": {
+        "en": "Thanks for telling me: I've set aside « {line} ».",
+        "fr": "Merci de me le dire : j'ai mis de côté « {line} ».",
+    },
+    "person_no_line": {
+        "en": "There's no line {n} in what I know about you (/memories shows it).",
+        "fr": "Il n'y a pas de ligne {n} dans ce que je sais de toi (/memories l'affiche).",
+    },
+}
+
+
+class PersonModelEditor(PersonModels, Protocol):
+    async def set_aside(self, user_key: str, memory_ids: Sequence[str]) -> None:
+        """The facts behind a line the person says is wrong: superseded, and the model rebuilt without them."""
+        ...
+
+
+def wrong_line(argument: str) -> int | None:
+    """The line number of "/memories wrong 2" (or « faux 2 »), else None."""
+    match = _WRONG.match(argument)
+    return int(match["n"]) if match else None
+
+
+def person_model_listing(model: PersonModel | None, language: str, today: date) -> str:
+    """The numbered block, ready to go before the first page of /memories ("" when there is none)."""
+    shown = shown_lines(model, language, today) if model is not None else []
+    if not shown:
+        return ""
+    lines = [say_in(_TEXTS, "person_header", language)]
+    lines += [f"{n}. {text}" for n, (text, _) in enumerate(shown, start=1)]
+    lines.append(say_in(_TEXTS, "person_footer", language))
+    return "\n".join(lines)
+
+
+def person_model_json(model: PersonModel | None, language: str, today: date) -> list[dict[str, Any]]:
+    """The block as /export gives it: each line with the memories it came from."""
+    if model is None:
+        return []
+    return [
+        {"line": text, "memories": sorted({i for line in lines for i in line.memory_ids})}
+        for text, lines in shown_lines(model, language, today)
+    ]
+
+
+async def correct_line(
+    editor: PersonModelEditor, user_key: str, number: int, language: str, today: date
+) -> tuple[str, bool]:
+    """Set aside the facts behind line `number` as the person last saw it numbered; the answer, and whether
+    a line was set aside."""
+    model = await editor.person_model(user_key)
+    shown = shown_lines(model, language, today) if model is not None else []
+    if not 1 <= number <= len(shown):
+        return say_in(_TEXTS, "person_no_line", language, n=number), False
+    text, lines = shown[number - 1]
+    await editor.set_aside(user_key, sorted({i for line in lines for i in line.memory_ids}))
+    return say_in(_TEXTS, "person_corrected", language, line=text), True
