@@ -319,6 +319,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 disclosure=settings.disclosure_policy,
                 max_message_chars=settings.max_message_chars,
                 context_tokens=settings.llm_context_tokens,
+                thread_pause=timedelta(hours=settings.thread_pause_hours),
                 safety=SafetyOptions(adult_content=settings.adult_content, crisis_lines=crisis_lines),
             ),
             fence=ShortTermFence(erasures, [profiles, window, trail]),
