@@ -37,7 +37,7 @@ from bot.engine.relative_time import next_yearly
 from memory.episodes import shown_text
 from memory.extraction.candidates import TOPIC
 from memory.extraction.dated import describe_event
-from memory.extraction.lexicon import NAMED_RELATION, SENSITIVE
+from memory.extraction.lexicon import NAMED_RELATION, PETS, RELATIONS, SENSITIVE
 from memory.fading import is_digest
 from memory.records import MemoryKind, MemoryRecord
 from memory.worth_showing import says_something
@@ -56,8 +56,8 @@ _WORK = re.compile(
 )
 # "lives in Lyon" as a model writes the fact (the person's own "I live in" is labelled home on extraction).
 _LIVES_IN = re.compile(
-    r"\b(?:lives?|living|moved|habite|vit|a déménagé|s'est installée?)\s+(?:now |maintenant |désormais )?"
-    r"(?:in|to|à|a|en|au|aux)\s+(?P<place>[A-ZÀ-Ý][\w' -]{1,40}?)(?=[,.;!?]|$| with| avec| near| près)",
+    r"\b(?i:lives?|living|moved|habite|vit|a déménagé|s'est installée?)\s+(?i:now |maintenant |désormais )?"
+    r"(?i:in|to|à|a|en|au|aux)\s+(?P<place>[A-ZÀ-Ý][\w' -]{1,40}?)(?=[,.;!?]|$| with| avec| near| près)",
 )
 
 
@@ -67,6 +67,24 @@ _PLACE_END = re.compile(
     r"l'année|la semaine|il y a|cette|ce mois|récemment|hier|avec|près)\b.*$",
     re.I,
 )
+
+
+# Facts as a model writes them, in the third person: "Léa has a cat named Miso", "Her sister Claire…",
+# « Sa sœur Claire… », « Léa a un chat qui s'appelle Miso ».
+_THEIR_NAMED = re.compile(
+    rf"\b(?:(?i:has|have|a)\s+(?i:a|an|un|une)\s+(?P<who>(?i:{RELATIONS}|{PETS}))\s+(?i:named|called|"
+    r"qui s'appelle|nommée?|prénommée?)|(?i:her|his|their|sa|son)\s+(?P<who2>(?i:" + RELATIONS + "|" + PETS + r"))"
+    r"|[A-ZÀ-Ý][\w-]+'s\s+(?P<who3>(?i:" + RELATIONS + "|" + PETS + r")))"
+    r",?\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
+)
+
+
+def _people(text: str) -> list[tuple[str, str]]:
+    """(name, relation) of the people and animals a fact names."""
+    found = [(m["name"], m["who"].lower()) for m in NAMED_RELATION.finditer(text)]
+    for m in _THEIR_NAMED.finditer(text):
+        found.append((m["name"], (m["who"] or m["who2"] or m["who3"]).lower()))
+    return found
 
 
 def _place(text: str) -> str:
@@ -116,9 +134,13 @@ class _Lines:
 def _semantic(record: MemoryRecord, lines: _Lines) -> None:
     text = shown_text(record)
     topic = record.attributes.get(TOPIC, "")
-    for match in NAMED_RELATION.finditer(text):
-        lines.add(PERSON, match["name"], record, relation=match["who"].lower())
+    people = _people(text)
+    for name, relation in people:
+        lines.add(PERSON, name, record, relation=relation)
     if record.label == "relationship":
+        return
+    if SENSITIVE.search(text):
+        lines.add(GENTLE, text, record)  # "my dad has cancer": gentleness, never a plain fact
         return
     if record.label == "name" and topic:
         lines.add(NAME, topic, record)
@@ -134,7 +156,7 @@ def _semantic(record: MemoryRecord, lines: _Lines) -> None:
             lines.add(HOME, _place(lives["place"]), record)
     elif _WORK.search(text):
         lines.add(WORK, text, record)
-    elif not NAMED_RELATION.search(text):
+    elif not people:
         lines.add(ABOUT, text, record)
 
 

@@ -111,3 +111,17 @@ async def test_the_store_forgets_what_a_forgotten_memory_backed_and_everything_o
         assert await client.keys("*telegram:1*") == []
     finally:
         await client.aclose()
+
+
+def test_facts_a_model_wrote_in_the_third_person_give_the_same_lines() -> None:
+    facts = _newest_first(
+        _record("Léa has a cat named Miso", label="about", days_ago=1),
+        _record("Works night shifts as a nurse at Saint-Luc", label="about", days_ago=2),
+        _record("Lives in Lyon with her partner", label="about", days_ago=3),
+        _record("Her dad has cancer", label="about", days_ago=4),
+    )
+    model = build_person_model("telegram:1", facts, [], NOW, "UTC")
+    by_aspect = {(line.aspect, line.value) for line in model.lines}
+    assert {(PERSON, "Miso"), (HOME, "Lyon"), (GENTLE, "Her dad has cancer")} <= by_aspect
+    assert any(line.aspect == "work" and "nurse" in line.value for line in model.lines)
+    assert not any(line.aspect == "about" and "cancer" in line.value for line in model.lines)
