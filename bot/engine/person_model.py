@@ -128,7 +128,7 @@ def _words(aspect: str, lines: Sequence[PersonLine], language: str, today: date)
         people = ", ".join(f"{line.value} ({line.relation})" for line in lines)
         return (f"Proches et animaux : {people}" if fr else f"People and animals: {people}")
     if aspect == NOW:
-        events = "; ".join(f"{line.value} ({_when(line.on, today, fr)})" if line.on else line.value for line in lines)
+        events = "; ".join(f"{line.value} — {_when(line.on, today, fr)}" if line.on else line.value for line in lines)
         return (f"En ce moment : {events}" if fr else f"Going on now: {events}")
     if aspect == GENTLE:
         said = "; ".join(_said(v) for v in values)

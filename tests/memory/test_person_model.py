@@ -80,7 +80,7 @@ def test_the_thread_skips_what_says_nothing() -> None:
 def test_an_event_that_passed_is_no_longer_going_on() -> None:
     exam = _record("Exam — 25 March", MemoryKind.TEMPORAL, label="exam", local_date="2026-03-25")
     model = build_person_model("telegram:1", [exam], [], NOW, "UTC")
-    assert "exam (in 5 days)" in str(shown_lines(model, "en", NOW.date()))
+    assert "exam — in 5 days" in str(shown_lines(model, "en", NOW.date()))
     assert shown_lines(model, "en", date(2026, 3, 26)) == []
 
 
