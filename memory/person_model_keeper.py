@@ -54,10 +54,14 @@ class PersonModelKeeper:
         self._default_timezone = default_timezone
         self._erasures = erasures
 
-    async def rebuild(self, user_key: str, timezone: str | None = None) -> None:
-        """Build the person's model from their memories now; a failure is logged (the old model stays)."""
+    async def rebuild(self, user_key: str, timezone: str | None = None, since: int | None = None) -> None:
+        """Build the person's model from their memories now; a failure is logged (the old model stays).
+        `since`: the erasure epoch the write that asks for it started from (an erasure since then: nothing to
+        build). A person with nothing to know has no model kept at all."""
         try:
             epoch = None if self._erasures is None else await self._erasures.epoch(user_key)
+            if since is not None and epoch is not None and epoch != since:
+                return  # /forget all ran after the write began: it wins
             facts = await self._store.scroll(user_key, 0, FACTS_READ, current_only=True, kinds=_FACT_KINDS)
             episodes = await self._store.scroll(
                 user_key, 0, EPISODES_READ, current_only=True, kinds=(MemoryKind.EPISODIC,)
@@ -65,6 +69,9 @@ class PersonModelKeeper:
             now = self._clock.now()
             zone = timezone or self._default_timezone
             model = await asyncio.to_thread(build_person_model, user_key, facts, episodes, now, zone)
+            if model.empty:
+                await self._models.forget_user(user_key)
+                return
             await self._models.save(model)
             if self._erasures is not None and await self._erasures.epoch(user_key) != epoch:
                 await self._models.forget_user(user_key)  # /forget all ran meanwhile: it wins

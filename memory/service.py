@@ -128,17 +128,17 @@ class LongTermMemoryService:
         await write_exchange(exchange, self._store, self._writer.for_exchanges([exchange]), self._erasures, epoch)
         if self.fader is not None:
             self.fader.note_write(exchange.message.user.key)
-        await self._rebuild_person(exchange.message.user.key, exchange.timezone)
+        await self._rebuild_person(exchange.message.user.key, exchange.timezone, epoch)
 
     async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
         """Several exchanges, in order, each written as `remember_exchange` would, in fewer index calls
         (memory.ingest): what the outbox worker drains, and the evaluation's ingestion."""
         await write_exchanges(exchanges, self._store, self._writer.for_exchanges(exchanges), self._erasures)
-        zones = {e.message.user.key: e.timezone for e in exchanges}  # the latest zone of each person
-        for user_key, zone in zones.items():
+        latest = {e.message.user.key: e for e in exchanges}  # each person's latest zone and erasure epoch
+        for user_key, exchange in latest.items():
             if self.fader is not None:
                 self.fader.note_write(user_key)
-            await self._rebuild_person(user_key, zone)
+            await self._rebuild_person(user_key, exchange.timezone, exchange.erasure_epoch)
 
     # ---- MemoryBrowser ----
 
@@ -204,7 +204,7 @@ class LongTermMemoryService:
         except ErasedMeanwhile:
             log.info("a note was not kept: the person erased their data meanwhile")
             return note.memory_id
-        await self._rebuild_person(user_key, zone)
+        await self._rebuild_person(user_key, zone, epoch)
         return note.memory_id
 
     # ---- DatedEvents ----
@@ -229,9 +229,9 @@ class LongTermMemoryService:
 
     # ---- helpers ----
 
-    async def _rebuild_person(self, user_key: str, timezone: str | None = None) -> None:
+    async def _rebuild_person(self, user_key: str, timezone: str | None = None, since: int | None = None) -> None:
         if self.person_models is not None:
-            await self.person_models.rebuild(user_key, timezone or self._default_timezone)
+            await self.person_models.rebuild(user_key, timezone or self._default_timezone, since)
 
     async def _epoch(self, user_key: str) -> int | None:
         return await self._writer.epoch(user_key)

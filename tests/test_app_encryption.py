@@ -42,6 +42,12 @@ def _system_prompts(llm: FakeOpenAI) -> list[str]:
     return [str(body["messages"][0]["content"]) for body in chats]
 
 
+def _last_chat(llm: FakeOpenAI) -> str:
+    """All the last reply's request said: the prompt and the conversation's turns (a message of this
+    conversation still in its window comes as a turn, not again as a memory)."""
+    return str([r.body for r in llm.requests if "response_format" not in r.body][-1]["messages"])
+
+
 async def test_a_secret_never_reaches_a_file_in_clear_yet_is_recalled_after_a_restart(
     fake_llm: FakeOpenAI, data_dir: Path
 ) -> None:
@@ -90,7 +96,7 @@ async def test_a_wrong_or_missing_key_stops_the_start_with_one_line_and_changes_
     # Nothing was overwritten: the right key still opens everything.
     code, out, err = await run_chat(["What is my secret word?"], _env(data_dir, fake_llm, key), "--user", "lea")
     assert code == 0, err
-    assert SECRET in _system_prompts(fake_llm)[-1]
+    assert SECRET in _last_chat(fake_llm)
 
 
 async def test_rotate_key_rewraps_the_data_keys_so_only_the_new_key_opens_the_data(
@@ -110,7 +116,7 @@ async def test_rotate_key_rewraps_the_data_keys_so_only_the_new_key_opens_the_da
     assert code == 2 and "SOUVENIR_ENCRYPTION_KEY" in err
     code, _, err = await run_chat(["What is my secret word?"], _env(data_dir, fake_llm, new), "--user", "lea")
     assert code == 0, err
-    assert SECRET in _system_prompts(fake_llm)[-1]
+    assert SECRET in _last_chat(fake_llm)
 
 
 async def test_rotate_key_with_a_key_that_does_not_open_the_data_changes_nothing(
@@ -127,7 +133,7 @@ async def test_rotate_key_with_a_key_that_does_not_open_the_data_changes_nothing
 
     code, _, err = await run_chat(["What is my secret word?"], _env(data_dir, fake_llm, key), "--user", "lea")
     assert code == 0, err
-    assert SECRET in _system_prompts(fake_llm)[-1]
+    assert SECRET in _last_chat(fake_llm)
 
 
 async def test_keygen_prints_a_key_the_settings_accept_and_a_malformed_key_is_refused_unseen(

@@ -95,6 +95,9 @@ async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_french(
             for empty in ("Bonne soirée", "bonne nuit", "à plus"):
                 assert empty not in system, empty
 
+            assert (await core.commands.forget_everything(LEA)).ok
+            assert await redis_mentions(core.redis, "8080", "Miso") == []
+
 
 async def test_memories_and_export_show_what_i_know_first_and_a_wrong_line_is_set_aside(
     redis_url: str, data_dir: Path, clock: FakeClock
@@ -108,13 +111,13 @@ async def test_memories_and_export_show_what_i_know_first_and_a_wrong_line_is_se
             listing = (await core.commands.memories_listing(SAM)).text
             known, _, rest = listing.partition("\n\n")
             assert known.splitlines()[0] == "What I know about you:"
-            assert "2. Lives in Lyon" in known and "/memories wrong" in known
+            assert "b) Lives in Lyon" in known and "/memories wrong" in known
             assert rest.startswith("What I remember")
             document = json.loads(await core.commands.export(SAM))
             assert list(document).index("person_model") < list(document).index("memories")
             assert [line["line"] for line in document["person_model"]][:2] == ["Name: Sam", "Lives in Lyon"]
 
-            corrected = await core.commands.memories_listing(SAM, "wrong 2")
+            corrected = await core.commands.memories_listing(SAM, "wrong b")
             assert corrected.ok and "Lives in Lyon" in corrected.text
             assert "Lyon" not in (await core.commands.memories_listing(SAM)).text.partition("\n\n")[0]
             clock.advance(hours=5)

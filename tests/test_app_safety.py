@@ -82,7 +82,7 @@ async def test_an_injection_reaches_no_one_elses_memories_and_a_stored_one_is_qu
         assert SECRET not in request and "Pixel" not in request and "Bob" not in request
     system = json.loads(for_ana[-1])["messages"][0]["content"]
     memories = system[system.index("\n<memories>\n") : system.index("</memories>")]
-    assert "Miso" in memories
+    assert "Miso" in for_ana[-1]  # a turn of this conversation still: not recalled a second time
     # Ana's stored injection is recalled as a quoted line of data inside the block, never an instruction of its own.
     assert f'- "{INJECTION}"' in memories
     for line in memories.splitlines()[2:]:

@@ -1,6 +1,7 @@
-"""The person model as the person sees it: first in /memories and /export, each line numbered, and a way to
-say one is wrong ("/memories wrong 2", « /memories faux 2 »): the facts behind it are superseded (no longer
-current, never recalled as true again) and the line leaves the model at once.
+"""The person model as the person sees it: first in /memories and /export, each line lettered (numbers are
+the memories' own, for /forget), and a way to say one is wrong ("/memories wrong b", « /memories faux b »):
+the facts behind it are superseded (no longer current, never recalled as true again) and the line leaves the
+model at once.
 """
 
 from __future__ import annotations
@@ -13,21 +14,22 @@ from typing import Any, Protocol
 from bot.engine.person_model import PersonModel, PersonModels, shown_lines
 from bot.engine.texts import say_in
 
-_WRONG = re.compile(r"^\s*(?:wrong|fix|correct|faux|fausse|corriger|corrige)\s+(?P<n>\d{1,3})\s*$", re.I)
+_WRONG = re.compile(r"^\s*(?:wrong|fix|correct|faux|fausse|corriger|corrige)\s+(?P<letter>[a-z])\)?\s*$", re.I)
+_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 _TEXTS = {
     "person_header": {"en": "What I know about you:", "fr": "Ce que je sais de toi :"},
     "person_footer": {
-        "en": "Something wrong? /memories wrong <number> and I'll set it aside.",
-        "fr": "Quelque chose de faux ? /memories faux <numéro> et je le mets de côté.",
+        "en": "Something wrong? /memories wrong <letter> (such as /memories wrong b) and I'll set it aside.",
+        "fr": "Quelque chose de faux ? /memories faux <lettre> (comme /memories faux b) et je le mets de côté.",
     },
     "person_corrected": {
         "en": "Thanks for telling me: I've set aside « {line} ».",
         "fr": "Merci de me le dire : j'ai mis de côté « {line} ».",
     },
     "person_no_line": {
-        "en": "There's no line {n} in what I know about you (/memories shows it).",
-        "fr": "Il n'y a pas de ligne {n} dans ce que je sais de toi (/memories l'affiche).",
+        "en": "There's no line {letter}) in what I know about you (/memories shows it).",
+        "fr": "Il n'y a pas de ligne {letter}) dans ce que je sais de toi (/memories l'affiche).",
     },
 }
 
@@ -39,9 +41,9 @@ class PersonModelEditor(PersonModels, Protocol):
 
 
 def wrong_line(argument: str) -> int | None:
-    """The line number of "/memories wrong 2" (or « faux 2 »), else None."""
+    """The line (1 for a) of "/memories wrong b" (or « faux b »), else None."""
     match = _WRONG.match(argument)
-    return int(match["n"]) if match else None
+    return _LETTERS.index(match["letter"].lower()) + 1 if match else None
 
 
 def person_model_listing(model: PersonModel | None, language: str, today: date) -> str:
@@ -50,7 +52,7 @@ def person_model_listing(model: PersonModel | None, language: str, today: date) 
     if not shown:
         return ""
     lines = [say_in(_TEXTS, "person_header", language)]
-    lines += [f"{n}. {text}" for n, (text, _) in enumerate(shown, start=1)]
+    lines += [f"{_LETTERS[n]}) {text}" for n, (text, _) in enumerate(shown[: len(_LETTERS)])]
     lines.append(say_in(_TEXTS, "person_footer", language))
     return "\n".join(lines)
 
@@ -73,7 +75,7 @@ async def correct_line(
     model = await editor.person_model(user_key)
     shown = shown_lines(model, language, today) if model is not None else []
     if not 1 <= number <= len(shown):
-        return say_in(_TEXTS, "person_no_line", language, n=number), False
+        return say_in(_TEXTS, "person_no_line", language, letter=_LETTERS[min(number, len(_LETTERS)) - 1]), False
     text, lines = shown[number - 1]
     await editor.set_aside(user_key, sorted({i for line in lines for i in line.memory_ids}))
     return say_in(_TEXTS, "person_corrected", language, line=text), True
