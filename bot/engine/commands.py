@@ -11,9 +11,7 @@ import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import date
 from typing import Any, Protocol
-from zoneinfo import ZoneInfo
 
 from bot.engine.age import set_age
 from bot.engine.city_zones import Cities
@@ -26,13 +24,7 @@ from bot.engine.message_text import clean_message_text
 from bot.engine.model import MemoryPage, MonthDay, UserProfile, UserRef, dm_conversation_id
 from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
-from bot.engine.person_model_command import (
-    PersonModelEditor,
-    correct_line,
-    person_model_json,
-    person_model_listing,
-    wrong_line,
-)
+from bot.engine.person_model_command import PersonModelEditor, PersonModelView
 from bot.engine.ports import (
     AccountLinks,
     Clock,
@@ -142,7 +134,7 @@ class UserCommands:
         cities: Cities | None = None,
         person_models: PersonModelEditor | None = None,
     ) -> None:
-        self._person_models = person_models  # None: /memories lists memories only
+        self._known = PersonModelView(person_models, profiles, clock, default_timezone)  # None: memories only
         self._voice_speaking = voice_speaking  # a speech service is configured: /voice on can be honoured
         self._profiles = profiles
         self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
@@ -336,9 +328,8 @@ class UserCommands:
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         word = _argument(argument)
-        if (line := wrong_line(word)) is not None and self._person_models is not None:  # "/memories wrong 2"
-            text, ok = await correct_line(self._person_models, user.key, line, lang, await self._today(user))
-            return MemoriesListing(text, ok=ok)
+        if (corrected := await self._known.correct(user.key, word, lang)) is not None:  # "/memories wrong b"
+            return MemoriesListing(*corrected)
         if word and not (_NUMBER.fullmatch(word) and int(word) >= 1):
             return MemoriesListing(say("usage_memories", lang), ok=False)
         number = int(word) if word else 1
@@ -355,7 +346,7 @@ class UserCommands:
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         self._shown.note(user.key, page)
-        known = await self._person_listing(user, lang) if page.offset == 0 else ""  # what I know, first
+        known = await self._known.listing(user.key, lang) if page.offset == 0 else ""  # what I know, first
         if page.total == 0 or not page.items:
             return known or say("memories_empty", lang)
         last = page.offset + len(page.items)
@@ -366,21 +357,6 @@ class UserCommands:
             mark = f" {superseded}" if item.extra.get("current") is False else ""
             lines.append(f"{n}. {item.text}{mark}")
         return "\n".join(lines)
-
-    async def _today(self, user: UserRef) -> date:
-        profile = await self._profiles.load_profile(user.key)
-        return self._clock.now().astimezone(ZoneInfo(profile.timezone or self._default_timezone)).date()
-
-    async def _person_listing(self, user: UserRef, lang: str) -> str:
-        if self._person_models is None:
-            return ""
-        return person_model_listing(await self._person_models.person_model(user.key), lang, await self._today(user))
-
-    async def _person_json(self, user: UserRef, profile: UserProfile) -> list[dict[str, Any]]:
-        if self._person_models is None:
-            return []
-        lang = profile.language or self._default_language
-        return person_model_json(await self._person_models.person_model(user.key), lang, await self._today(user))
 
     async def why(
         self, user: UserRef, conversation_id: str | None = None, hint: str | None = None, *, shown: bool = True
@@ -494,7 +470,7 @@ class UserCommands:
             "accounts": await self._identities.accounts(user.key) if self._identities else [user.key],
             "exported_at": self._clock.now().isoformat(),
             "profile": profile_json(profile),
-            "person_model": await self._person_json(user, profile),
+            "person_model": await self._known.as_json(user.key, profile.language or self._default_language),
             "memories": memories_json(memories),
             "recent_private_messages": turns_json(turns),
             "memories_last_replies_drew_on": trail_json(await self._trail.recent_replies(user.key)),

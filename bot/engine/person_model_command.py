@@ -10,8 +10,10 @@ import re
 from collections.abc import Sequence
 from datetime import date
 from typing import Any, Protocol
+from zoneinfo import ZoneInfo
 
 from bot.engine.person_model import PersonModel, PersonModels, shown_lines
+from bot.engine.ports import Clock, ProfileStore
 from bot.engine.texts import say_in
 
 _WRONG = re.compile(r"^\s*(?:wrong|fix|correct|faux|fausse|corriger|corrige)\s+(?P<letter>[a-z])\)?\s*$", re.I)
@@ -79,3 +81,39 @@ async def correct_line(
     text, lines = shown[number - 1]
     await editor.set_aside(user_key, sorted({i for line in lines for i in line.memory_ids}))
     return say_in(_TEXTS, "person_corrected", language, line=text), True
+
+
+class PersonModelView:
+    """The person model as the commands show it, counted in the person's local day; without `editor` (no
+    model is kept) there is nothing to show and "/memories wrong b" is no command."""
+
+    def __init__(
+        self, editor: PersonModelEditor | None, profiles: ProfileStore, clock: Clock, default_timezone: str
+    ) -> None:
+        self._editor = editor
+        self._profiles = profiles
+        self._clock = clock
+        self._default_timezone = default_timezone
+
+    async def _today(self, user_key: str) -> date:
+        profile = await self._profiles.load_profile(user_key)
+        return self._clock.now().astimezone(ZoneInfo(profile.timezone or self._default_timezone)).date()
+
+    async def listing(self, user_key: str, language: str) -> str:
+        if self._editor is None:
+            return ""
+        return person_model_listing(await self._editor.person_model(user_key), language, await self._today(user_key))
+
+    async def as_json(self, user_key: str, language: str) -> list[dict[str, Any]]:
+        if self._editor is None:
+            return []
+        return person_model_json(await self._editor.person_model(user_key), language, await self._today(user_key))
+
+    async def correct(self, user_key: str, argument: str, language: str) -> tuple[str, None, bool] | None:
+        """The answer to "/memories wrong b" (its text, no page, whether a line was set aside), or None when
+        the argument is no correction."""
+        line = wrong_line(argument)
+        if line is None or self._editor is None:
+            return None
+        text, ok = await correct_line(self._editor, user_key, line, language, await self._today(user_key))
+        return text, None, ok
