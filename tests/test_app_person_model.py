@@ -127,3 +127,21 @@ async def test_memories_and_export_show_what_i_know_first_and_a_wrong_line_is_se
             # The fact and the message it was read from are history now: no longer recalled as current.
             await say(core, clock, "where do I live again?", SAM)
             assert "I live in Lyon" not in _system(llm)
+
+
+async def test_forgetting_the_memory_behind_a_line_takes_the_line(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        async with companion(_settings(redis_url, data_dir, llm, extraction=False), clock) as core:
+            await say(core, clock, "My dog is called Rex.", SAM)
+            await say(core, clock, "I love jazz.", SAM)
+            assert "Rex (dog)" in (await core.commands.memories_listing(SAM)).text
+            page = await core.commands.memories_page(SAM, 0, 50)
+            for item in [i for i in page.items if "Rex" in i.text]:
+                assert (await core.commands.forget_memory(SAM, item.memory_id)).ok
+            assert "Rex" not in (await core.commands.memories_listing(SAM)).text
+            clock.advance(hours=5)
+            await say(core, clock, "hi!", SAM)
+            block = _block(_system(llm))
+            assert "jazz" in block and "Rex" not in block
