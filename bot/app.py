@@ -81,6 +81,7 @@ from memory.mood.series import RedisMoodSeries
 from memory.outbox import RedisOutbox
 from memory.outbox_worker import OutboxWorker, WorkerOptions, running_worker
 from memory.person_files import PersonFiles
+from memory.person_model_store import RedisPersonModels
 from memory.picture_quota import RedisPictureQuota
 from memory.pseudonyms import RedisPseudonyms, ResolvingMessenger, load_or_create_secret
 from memory.rate_limit import RedisRateLimiter
@@ -240,6 +241,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         planner = DeferredPlanner()
         moods = RedisMoodSeries(client, cipher=cipher)
         sensitive = LexiconSensitiveTopics()
+        person_models = RedisPersonModels(client, cipher=cipher)  # what a friend knows, built after memory writes
         # One embedder for memories and the mood reader (loaded once, before the first message).
         embedder = await stack.enter_async_context(open_embedder(settings))
         index_in_use = await _upgrade_stores(client, settings, embedder.dimension)
@@ -263,6 +265,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 crisis_follow_ups=follow_ups,  # and the crisis lines now, when the reply did not carry them
                 index_generation=index_in_use.generation,
                 index_opened=keywords_check(client, index_in_use, encrypted=cipher.enabled),
+                person_models=person_models,
             )
         )
         readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
@@ -314,6 +317,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 disclosure=settings.disclosure_policy,
                 max_message_chars=settings.max_message_chars,
                 context_tokens=settings.llm_context_tokens,
+                thread_pause=timedelta(hours=settings.thread_pause_hours),
                 safety=SafetyOptions(adult_content=settings.adult_content, crisis_lines=crisis_lines),
             ),
             fence=ShortTermFence(erasures, [profiles, window, trail]),
@@ -331,6 +335,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             crisis_reader=LearnedCrisisReader(memory.message_vector, await asyncio.to_thread(load_crisis_head)),
             cities=cities,
             inbox=inbox,
+            person_models=person_models,
         )
         late_replies = LateReplies(inbox=inbox, engine=engine, clock=clock, every_s=settings.inbox_lease_s,
                                    answer_within=timedelta(minutes=settings.late_reply_within_minutes))  # fmt: skip
@@ -341,7 +346,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         # The epoch moves first, so a write in flight knows to undo itself before the key it would seal with goes;
         # then the data key (crypto-shredding: every copy of their texts unreadable at once), then the records.
         erasers: list[UserDataEraser] = [erasures, cipher, memory, profiles, window, trail, claims, planner]
-        erasers += [moods, locks, outbox, inbox]
+        erasers += [moods, locks, outbox, inbox, person_models]
         disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
         voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None
@@ -378,6 +383,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             pseudonyms=pseudonyms,
             voice_speaking=audio is not None,
             cities=cities,
+            person_models=memory.person_models,  # first in /memories and /export, lines can be set aside
         )
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.

@@ -74,6 +74,7 @@ class Settings(BaseSettings):
     default_language: Literal["en", "fr"] = "en"
     window_turns: int = Field(default=20, ge=2, le=200)
     window_ttl_hours: float = Field(default=72.0, gt=0)
+    thread_pause_hours: float = Field(default=3.0, gt=0)  # after this long, where the last talk left off is offered
     # What each reply recalls from long-term memory; `souvenir eval locomo` scores the same figures.
     recall_limit: int = Field(default=10, ge=1, le=50)
     recall_max_words: int = Field(default=300, ge=20, le=3000)

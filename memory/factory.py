@@ -12,6 +12,7 @@ from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.crypto import TextCipher
 from memory.index_factory import open_embedder, open_memory_index
+from memory.person_model_keeper import PersonModelKeeper, PersonModelStore
 from memory.ports import CrisisFollowUps, CrisisNotes, Embedder, ErasureLog, MoodNotes, SaidTurns
 from memory.retention import EpisodeRetention, KnownPeople, sweeping
 from memory.service import LongTermMemoryService
@@ -34,6 +35,7 @@ async def open_long_term_memory(
     crisis_follow_ups: CrisisFollowUps | None = None,
     index_generation: int = 0,
     index_opened: Callable[[int], Awaitable[None]] | None = None,
+    person_models: PersonModelStore | None = None,
 ) -> AsyncIterator[LongTermMemoryService]:
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
@@ -44,7 +46,8 @@ async def open_long_term_memory(
     (SOUVENIR_EPISODE_RETENTION_DAYS); `crisis_notes` and `crisis_follow_ups` take the model's reading of a
     crisis (for the next reply, and the crisis lines sent after it); `index_generation` is the index in use
     (memory/schema.py), `index_opened` is told how many memories it holds before it serves (the start checks
-    how its keyword ids were made with it)."""
+    how its keyword ids were made with it); `person_models` keeps each person's model, rebuilt after their
+    memories change."""
     async with AsyncExitStack() as stack:
         if embedder is None:  # else the app's, shared with the mood reader
             embedder = await stack.enter_async_context(open_embedder(settings))
@@ -70,6 +73,11 @@ async def open_long_term_memory(
             moods=moods,
             crisis_notes=crisis_notes,
             crisis_follow_ups=crisis_follow_ups,
+            person_models=PersonModelKeeper(
+                index, person_models, clock, default_timezone=settings.default_timezone, erasures=erasures
+            )
+            if person_models is not None
+            else None,
         )
         try:
             yield service

@@ -33,6 +33,7 @@ from memory.fading import EpisodeFader
 from memory.ingest import write_exchange, write_exchanges
 from memory.items import dated_event, memory_item
 from memory.lexical import stems
+from memory.person_model_keeper import PersonModelKeeper
 from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MoodNotes, SaidTurns
 from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
@@ -76,8 +77,10 @@ class LongTermMemoryService:
         recall_weights: RecallWeights = DEFAULT_WEIGHTS,
         crisis_notes: CrisisNotes | None = None,
         crisis_follow_ups: CrisisFollowUps | None = None,
+        person_models: PersonModelKeeper | None = None,
     ) -> None:
         self._store = store
+        self.person_models = person_models  # None: no person model is kept (the evaluation)
         self._weights = recall_weights
         self._default_timezone = default_timezone
         self._planner = planner
@@ -125,14 +128,17 @@ class LongTermMemoryService:
         await write_exchange(exchange, self._store, self._writer.for_exchanges([exchange]), self._erasures, epoch)
         if self.fader is not None:
             self.fader.note_write(exchange.message.user.key)
+        await self._rebuild_person(exchange.message.user.key, exchange.timezone, epoch)
 
     async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
         """Several exchanges, in order, each written as `remember_exchange` would, in fewer index calls
         (memory.ingest): what the outbox worker drains, and the evaluation's ingestion."""
         await write_exchanges(exchanges, self._store, self._writer.for_exchanges(exchanges), self._erasures)
-        if self.fader is not None:
-            for user_key in dict.fromkeys(e.message.user.key for e in exchanges):
+        latest = {e.message.user.key: e for e in exchanges}  # each person's latest zone and erasure epoch
+        for user_key, exchange in latest.items():
+            if self.fader is not None:
                 self.fader.note_write(user_key)
+            await self._rebuild_person(user_key, exchange.timezone, exchange.erasure_epoch)
 
     # ---- MemoryBrowser ----
 
@@ -156,8 +162,11 @@ class LongTermMemoryService:
         if self._erasures is not None:  # before removing: a write in flight then takes them back
             await self._erasures.forgot(user_key, [r.memory_id for r in forgotten])
         removed = await self._store.remove(user_key, [memory_id, *twins]) > 0
+        if self.person_models is not None:
+            await self.person_models.forget_memories(user_key, [r.memory_id for r in forgotten])
         if removed:
             await self._forget_words(user_key, epoch, forgotten)
+            await self._rebuild_person(user_key)
         if removed and self._planner is not None and any(r.kind is MemoryKind.TEMPORAL for r in found):
             await self._replan(user_key)
         return removed
@@ -194,6 +203,8 @@ class LongTermMemoryService:
             await self._writer.add_fenced(user_key, epoch, [note])
         except ErasedMeanwhile:
             log.info("a note was not kept: the person erased their data meanwhile")
+            return note.memory_id
+        await self._rebuild_person(user_key, zone, epoch)
         return note.memory_id
 
     # ---- DatedEvents ----
@@ -217,6 +228,10 @@ class LongTermMemoryService:
             await self.fader.close()
 
     # ---- helpers ----
+
+    async def _rebuild_person(self, user_key: str, timezone: str | None = None, since: int | None = None) -> None:
+        if self.person_models is not None:
+            await self.person_models.rebuild(user_key, timezone or self._default_timezone, since)
 
     async def _epoch(self, user_key: str) -> int | None:
         return await self._writer.epoch(user_key)

@@ -23,7 +23,11 @@ _FILLER = frozenset(
     "yes yeah yep yup no nope nah oui ouais non nan daccord accord bien super top génial genial parfait sure "
     "right alright fine good bon hmm hm mmh wow oh ah eh uh euh bah ben bye hi hello hey salut coucou bonjour "
     "bonsoir yo sorry pardon désolé désolée lovely awesome amazing indeed vraiment grave trop exactly exactement "
-    "true vrai same pareil".split()
+    "true vrai same pareil "
+    # Greetings and goodbyes: "Take care and have a good one!", "Haha I will. Talk later!", "bonne nuit !"
+    "take care talk later soon one ttyl ttys cya bye goodbye see night morning evening weekend gn gm np xoxo "
+    "welcome bonne bon nuit journée journee soirée soiree bientôt bientot plus ciao tchao bisous bises biz "
+    "bisou tomorrow demain".split()
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|mine|je|j'\w*|moi|mon|ma|mes|m'\w*)\b", re.I)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you're|u|tu|toi|ton|ta|tes|vous|votre|vos|t'\w*)\b", re.I)
@@ -54,6 +58,12 @@ def _asks_about_themself(text: str) -> bool:
 @text_cache(maxsize=32768)
 def _worth(text: str) -> bool:
     return not (_content_free(text) or _asks_about_themself(text) or _INSTRUCTIONS.search(text))
+
+
+def says_something(text: str) -> bool:
+    """A message worth picking a conversation up from: worth showing, and not only questions ("how are you?")."""
+    said = [s for s in sentences(text) if not _content_free(s)]
+    return _worth(text) and bool(said) and not all(s.endswith("?") for s in said)
 
 
 def worth_showing(record: MemoryRecord) -> bool:

@@ -73,6 +73,8 @@ MEANINGS: dict[str, str] = {
     "default_language": "The language used until a person's own is known.",
     "window_turns": "Short-term context: turns kept per conversation.",
     "window_ttl_hours": "Hours before an idle conversation's window expires (may be a fraction, e.g. `0.5`).",
+    "thread_pause_hours": "Hours of silence after which a private reply is told where the last conversation "
+    "left off (the person's last messages that said something), to pick it up as a friend would.",
     "recall_limit": "Long-term memories recalled per reply (excerpts: a memory, or up to three messages said one "
     "after the other, shown together); `souvenir eval locomo` scores the same.",
     "recall_max_words": "The word budget of the memories recalled per reply.",

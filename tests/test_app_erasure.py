@@ -167,7 +167,7 @@ async def test_forgetting_one_message_takes_its_words_out_of_the_messages_indexe
 async def _told_about_miso(core: Core, clock: FakeClock, llm: FakeOpenAI) -> list[tuple[str, str]]:
     """One message about Miso, from which the model draws a fact: (kind, text) of what /memories then lists."""
     llm.script(Reply("What a lovely cat!"), Reply(MISO_FACTS))  # the reply, then the model's extraction
-    await say(core, clock, "My cat Miso was born on June 2, she sleeps all day.")
+    await say(core, clock, "Miso, my cat, was born on June 2, she sleeps all day.")
     page = await core.commands.memories_page(LEA, 0, 50)
     return [(item.kind, item.text) for item in page.items]
 
@@ -180,7 +180,7 @@ async def test_forgetting_a_message_takes_the_facts_drawn_from_it_and_forgetting
         async with companion(settings, clock) as core:
             await say(core, clock, "I listen to jazz in the evening.")
             listed = await _told_about_miso(core, clock, llm)
-            assert ("episodic", "My cat Miso was born on June 2, she sleeps all day.") in listed
+            assert ("episodic", "Miso, my cat, was born on June 2, she sleeps all day.") in listed
             assert ("semantic", "Léa has a cat named Miso") in listed  # a fact in other words than the message
 
             page = await core.commands.memories_page(LEA, 0, 50)

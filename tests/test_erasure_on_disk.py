@@ -4,6 +4,7 @@ holds the person's words, while what others said stays and is still found."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from tests.fakes.chat_process import ChatProcess, running_chat
@@ -71,8 +72,9 @@ async def test_forgetting_one_memory_takes_its_words_off_the_disk_at_the_clean_s
     async with running_chat(env, "--user", "lea") as chat:
         await chat.say(f"/remember {SECRET} is the name of my boat", expect="I'll remember that")
         await chat.say(f"/remember {KEPT} is my dog", expect="I'll remember that")
-        listed = await chat.say("/memories", expect=f"{SECRET} is the name")
-        [number] = [line.split(".")[0].strip() for line in listed.splitlines() if SECRET in line]
+        listed = await chat.say("/memories", expect=f". {SECRET} is the name")  # its own line, numbered
+        # The memories' own numbers (what /forget takes), not the letters of what I know about them, above.
+        [number] = [m[1] for line in listed.splitlines() if SECRET in line and (m := re.match(r"\W*(\d+)\. ", line))]
         await chat.say(f"/forget {number}", expect="Forgotten")
     assert files_holding(data_dir, KEPT)
     assert files_holding(data_dir, SECRET) == []

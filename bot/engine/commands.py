@@ -24,6 +24,7 @@ from bot.engine.message_text import clean_message_text
 from bot.engine.model import MemoryPage, MonthDay, UserProfile, UserRef, dm_conversation_id
 from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
+from bot.engine.person_model_command import PersonModelEditor, PersonModelView
 from bot.engine.ports import (
     AccountLinks,
     Clock,
@@ -131,7 +132,9 @@ class UserCommands:
         pseudonyms: Pseudonyms | None = None,
         voice_speaking: bool = False,
         cities: Cities | None = None,
+        person_models: PersonModelEditor | None = None,
     ) -> None:
+        self._known = PersonModelView(person_models, profiles, clock, default_timezone)  # None: memories only
         self._voice_speaking = voice_speaking  # a speech service is configured: /voice on can be honoured
         self._profiles = profiles
         self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
@@ -325,6 +328,8 @@ class UserCommands:
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         word = _argument(argument)
+        if (corrected := await self._known.correct(user.key, word, lang)) is not None:  # "/memories wrong b"
+            return MemoriesListing(*corrected)
         if word and not (_NUMBER.fullmatch(word) and int(word) >= 1):
             return MemoriesListing(say("usage_memories", lang), ok=False)
         number = int(word) if word else 1
@@ -341,10 +346,12 @@ class UserCommands:
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         self._shown.note(user.key, page)
+        known = await self._known.listing(user.key, lang) if page.offset == 0 else ""  # what I know, first
         if page.total == 0 or not page.items:
-            return say("memories_empty", lang)
+            return known or say("memories_empty", lang)
         last = page.offset + len(page.items)
-        lines = [say("memories_header", lang, first=page.offset + 1, last=last, total=page.total)]
+        lines = [*([known, ""] if known else []),
+                 say("memories_header", lang, first=page.offset + 1, last=last, total=page.total)]  # fmt: skip
         superseded = say("memory_superseded", lang)
         for n, item in enumerate(page.items, start=1):
             mark = f" {superseded}" if item.extra.get("current") is False else ""
@@ -463,6 +470,7 @@ class UserCommands:
             "accounts": await self._identities.accounts(user.key) if self._identities else [user.key],
             "exported_at": self._clock.now().isoformat(),
             "profile": profile_json(profile),
+            "person_model": await self._known.as_json(user.key, profile.language or self._default_language),
             "memories": memories_json(memories),
             "recent_private_messages": turns_json(turns),
             "memories_last_replies_drew_on": trail_json(await self._trail.recent_replies(user.key)),

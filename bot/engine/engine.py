@@ -43,6 +43,8 @@ from bot.engine.model import (
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.outbox import Outbox
+from bot.engine.person_model import PersonModels, Source
+from bot.engine.person_prompt import after_pause, person_block, read_person_model
 from bot.engine.persona import Persona
 from bot.engine.picture_maker import PictureMaker
 from bot.engine.picture_reply import answer_with_picture
@@ -74,6 +76,7 @@ from bot.engine.pseudonymous import pseudonymous_message
 from bot.engine.rate_limit import Admission, RateLimiter
 from bot.engine.safety import SafetyOptions, assess_safety
 from bot.engine.seen import seen_profile
+from bot.engine.small_talk import is_small_talk
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.upcoming import Occasion, upcoming_occasions
@@ -104,6 +107,7 @@ class EngineOptions:
     max_message_chars: int = 4000  # longer messages are cut before they are stored or sent
     context_tokens: int = 8192  # the model's context window: the prompt is trimmed to fit (rough count)
     safety: SafetyOptions = field(default_factory=SafetyOptions)
+    thread_pause: timedelta = timedelta(hours=3)  # after this long, the last conversation's thread is offered
 
 
 class Engine:
@@ -134,6 +138,7 @@ class Engine:
         crisis_reader: CrisisReader | None = None,
         cities: Cities | None = None,
         inbox: Inbox | None = None,
+        person_models: PersonModels | None = None,
     ) -> None:
         self._llm = llm
         self._window = window
@@ -156,6 +161,7 @@ class Engine:
         self._pictures = pictures  # None: the model is not told it can send pictures
         self._crisis_reader = crisis_reader  # None: the phrase cues alone read a crisis
         self._cities = cities  # None: "I live in Lyon" offers no time zone
+        self._person_models = person_models  # None: no person model in the prompt
         self._background: set[asyncio.Task[None]] = set()
         self._outbox = outbox
         self._rate_limiter = rate_limiter
@@ -258,11 +264,13 @@ class Engine:
         local_now = now.astimezone(ZoneInfo(zone))
         in_group = message.chat_kind is ChatKind.GROUP
         # Independent reads, at once: the window's round trip and the others hide behind recall.
+        known_read = asyncio.create_task(read_person_model(self._person_models, message.user.key, in_group))
         memories, occasions, mood, history, learned, offer = await asyncio.gather(
             self._recall(message, profile, zone), self._occasions(message, profile, local_now),
             self._mood(message.user.key, in_group), self._window.recent_turns(message.conversation_id),
             self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
         )  # fmt: skip
+        known = await known_read  # never raises: a failed read is no block
         memories = not_in_view(memories, history, message.user.key, message.sent_at)  # the turns say them already
         # Chosen with /language, it stays; else it follows what they write, this message weighed with their last.
         language = reply_language(
@@ -273,6 +281,8 @@ class Engine:
         # How they feel is theirs: tone guidance in private chats only.
         tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
         who = name_of(profile.preferred_name or message.user.display_name, "the person")
+        resumed = after_pause(profile.last_seen_at, now, self._options.thread_pause)
+        person = person_block(known, who, language, local_now.date(), with_thread=resumed)
         # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
         hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
         safety = assess_safety(
@@ -288,6 +298,7 @@ class Engine:
             language=language,
             in_group=in_group,
             memories=memories,
+            person=person.text,
             occasions=occasions,
             user_key=message.user.key,
             scan_text=message.text,
@@ -351,7 +362,8 @@ class Engine:
             self._window.append_turns(message.conversation_id, new_turns, fence),
             self._profiles.save_profile_fields(seen, changed),
         )
-        await self._note_trail(message, [] if fallback else memories, now)  # before settle: /forget all wins
+        drawn: list[RecalledMemory | Source] = [] if fallback else [*memories, *person.sources]
+        await self._note_trail(message, drawn, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):
             log.info("a reply was not kept: the person erased their data while it was written")
             return reply
@@ -397,6 +409,8 @@ class Engine:
         return Reply(text=say("rate_limited", language), language=language)
 
     async def _recall(self, message: IncomingMessage, profile: UserProfile, zone: str) -> list[RecalledMemory]:
+        if self._person_models is not None and message.chat_kind is ChatKind.PRIVATE and is_small_talk(message.text):
+            return []  # "hi!", "I'm so tired": nothing to search for; the person model speaks instead
         scopes: tuple[str, ...] = (message.scope,)
         if message.chat_kind is ChatKind.GROUP and profile.share_dm_memories_in_groups:
             scopes = (message.scope, "dm")
@@ -427,9 +441,15 @@ class Engine:
         except Exception:
             log.exception("could not prepare recall; it works the question out itself")
 
-    async def _note_trail(self, message: IncomingMessage, memories: list[RecalledMemory], now: datetime) -> None:
-        """What this reply drew on, for "/memories why"; a trail that cannot be written never stops the reply."""
-        drawn = tuple(DrawnMemory(m.memory_id, m.kind, m.text) for m in memories)
+    async def _note_trail(
+        self, message: IncomingMessage, memories: Sequence[RecalledMemory | Source], now: datetime
+    ) -> None:
+        """What this reply drew on (recall, the person model), for "/memories why", each memory once; a trail
+        that cannot be written never stops the reply."""
+        unique: dict[str, DrawnMemory] = {}
+        for m in memories:
+            unique.setdefault(m.memory_id, DrawnMemory(m.memory_id, m.kind, m.text))
+        drawn = tuple(unique.values())
         try:
             await self._trail.note_reply(TrailReply(message.conversation_id, message.user.key, now, drawn))
         except Exception:

@@ -37,6 +37,7 @@ class PromptContext:
     language: str
     in_group: bool
     memories: Sequence[RecalledMemory]
+    person: str = ""  # what a friend knows of them, and where the last conversation left off (`person_prompt`)
     occasions: Sequence[Occasion] = ()  # today's and the next few days', by the person's local date
     tone: str = ""  # how to speak given how they have been feeling (`bot.engine.tone`)
     # Persona and addressing (see the section at the end of this module).
@@ -101,6 +102,7 @@ def build_system_prompt(context: PromptContext) -> str:
         parts.append(
             f"This is a group chat; {who} addressed you. Several people read it: keep private matters private."
         )
+    parts.append(context.person)
     if context.occasions:
         lines = [_occasion_line(o, context.user_name, now.date()) for o in context.occasions]
         parts.append(

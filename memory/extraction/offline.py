@@ -13,17 +13,14 @@ from datetime import datetime
 from bot.engine.stated_name import NAME_STATEMENT
 from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import extract_dated
-from memory.extraction.lexicon import CHANGE, PETS, RELATIONS, SENSITIVE
+from memory.extraction.lexicon import CHANGE, NAMED_RELATION, SENSITIVE
 from memory.records import MemoryKind
 from memory.text_caches import text_cache
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _MAX_FACT_WORDS = 30
 
-_NAMED = re.compile(
-    rf"\b(?:my|mon|ma)\s+(?P<who>{RELATIONS}|{PETS})(?:'s name is| is called| is named| named| called|"
-    r" s'appelle| qui s'appelle| nommée?|,)?\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
-)
+_NAMED = NAMED_RELATION  # "My dog is called Rex" at the start of a sentence too
 _LIKE = re.compile(
     r"\b(?:i (?:really |absolutely |just )?(?:love|adore|like|enjoy|am into|'m into|am a fan of|'m a fan of|"
     r"am passionate about)|i'm (?:really )?into|j'adore|j'aime(?: beaucoup| bien)?|je kiffe|je suis fan d[e']|"

@@ -1,0 +1,127 @@
+"""The person model's rules: current facts only, newest first, painful topics as gentleness, each line backed
+by its memories; and its store: what a forgotten memory backed goes, and erasure leaves nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+
+import redis.asyncio as aioredis
+
+from bot.engine.person_model import GENTLE, HOME, PERSON, shown_lines
+from bot.engine.person_prompt import person_block
+from memory.extraction.candidates import TOPIC
+from memory.person_model import build_person_model
+from memory.person_model_store import RedisPersonModels
+from memory.records import MemoryKind, MemoryRecord, MemorySource
+
+NOW = datetime(2026, 3, 20, 12, tzinfo=UTC)
+_ids = iter(range(1000))
+
+
+def _record(text: str, kind: MemoryKind = MemoryKind.SEMANTIC, *, days_ago: float = 1, label: str | None = None,
+            topic: str | None = None, superseded: bool = False, **fields: object) -> MemoryRecord:  # fmt: skip
+    at = NOW - timedelta(days=days_ago)
+    return MemoryRecord(
+        memory_id=f"m{next(_ids)}", user_key="telegram:1", kind=kind, text=text, language="en", created_at=at,
+        source=MemorySource("telegram", "telegram:dm:1"), label=label, valid_from=at,
+        valid_to=NOW - timedelta(hours=1) if superseded else None, attributes={TOPIC: topic} if topic else {},
+        **fields,  # type: ignore[arg-type]
+    )  # fmt: skip
+
+
+def _newest_first(*records: MemoryRecord) -> list[MemoryRecord]:
+    return sorted(records, key=lambda r: r.created_at, reverse=True)
+
+
+def test_a_superseded_home_leaves_the_model_and_the_newer_one_speaks() -> None:
+    paris = _record("I live in Paris", label="home", topic="Paris", days_ago=10, superseded=True)
+    lyon = _record("I moved to Lyon last month", label="home", topic="Lyon last month", days_ago=2)
+    model = build_person_model("telegram:1", _newest_first(paris, lyon), [], NOW, "Europe/Paris")
+    homes = [line for line in model.lines if line.aspect == HOME]
+    assert [(h.value, h.memory_ids) for h in homes] == [("Lyon", (lyon.memory_id,))]
+    assert "Paris" not in str(shown_lines(model, "en", NOW.date()))
+
+
+def test_people_and_pets_come_with_their_names_and_each_line_with_the_memories_behind_it() -> None:
+    rex = _record("My dog is called Rex", label="relationship", subject="dog", topic="Rex")
+    rex_again = _record("My dog Rex ate my shoe", label="about", days_ago=0.5)
+    model = build_person_model("telegram:1", _newest_first(rex, rex_again), [], NOW, "UTC")
+    [line] = [line for line in model.lines if line.aspect == PERSON]
+    assert (line.value, line.relation) == ("Rex", "dog")
+    assert set(line.memory_ids) == {rex.memory_id, rex_again.memory_id}
+    assert model.without([rex.memory_id]).lines == ()  # forgetting one of them takes the line
+
+
+def test_a_painful_topic_is_only_ever_a_line_about_gentleness_and_never_the_thread() -> None:
+    loss = _record("My dad passed away last spring", MemoryKind.EMOTIONAL, label="sensitive")
+    said = _record("My dad passed away last spring", MemoryKind.EPISODIC)
+    model = build_person_model("telegram:1", [loss], [said], NOW, "UTC")
+    assert [line.aspect for line in model.lines] == [GENTLE]
+    assert model.thread == ()
+    [(text, _)] = shown_lines(model, "en", NOW.date())
+    assert text.startswith("Be gentle about")
+    [(texte, _)] = shown_lines(model, "fr", NOW.date())
+    assert texte.startswith("Avec douceur")
+
+
+def test_the_thread_skips_what_says_nothing() -> None:
+    episodes = _newest_first(
+        _record("I have my job interview on Thursday, I'm so nervous", MemoryKind.EPISODIC, days_ago=1.1),
+        _record("Haha I will. Take care. Talk later!", MemoryKind.EPISODIC, days_ago=1.0),
+        _record("Yep ttyl!", MemoryKind.EPISODIC, days_ago=0.9),
+    )
+    model = build_person_model("telegram:1", [], episodes, NOW, "UTC")
+    assert [t.text for t in model.thread] == ["I have my job interview on Thursday, I'm so nervous"]
+    block = person_block(model, '"Sam"', "en", NOW.date(), with_thread=True)
+    assert "job interview" in block.text and "ttyl" not in block.text
+    assert "job interview" not in person_block(model, '"Sam"', "en", NOW.date(), with_thread=False).text
+
+
+def test_an_event_that_passed_is_no_longer_going_on() -> None:
+    exam = _record("Exam — 25 March", MemoryKind.TEMPORAL, label="exam", local_date="2026-03-25")
+    model = build_person_model("telegram:1", [exam], [], NOW, "UTC")
+    assert "exam — in 5 days" in str(shown_lines(model, "en", NOW.date()))
+    assert shown_lines(model, "en", date(2026, 3, 26)) == []
+
+
+def test_the_block_stays_within_its_words() -> None:
+    likes = [_record(f"I love thing{i} " + "very " * 15, label="likes", topic=f"thing{i} " + "x " * 15,
+                     days_ago=i) for i in range(10)]  # fmt: skip
+    model = build_person_model("telegram:1", likes, [], NOW, "UTC")
+    shown = " ".join(text for text, _ in shown_lines(model, "en", NOW.date()))
+    assert 0 < len(shown.split()) <= 120
+
+
+async def test_the_store_forgets_what_a_forgotten_memory_backed_and_everything_on_erasure(redis_url: str) -> None:
+    client = aioredis.from_url(redis_url)
+    try:
+        models = RedisPersonModels(client)
+        rex = _record("My dog is called Rex", label="relationship", subject="dog", topic="Rex")
+        lyon = _record("I live in Lyon", label="home", topic="Lyon")
+        await models.save(build_person_model("telegram:1", [rex, lyon], [], NOW, "UTC"))
+        kept = await models.person_model("telegram:1")
+        assert kept is not None and {line.value for line in kept.lines} == {"Rex", "Lyon"}
+
+        await models.forget_memories("telegram:1", [rex.memory_id])
+        kept = await models.person_model("telegram:1")
+        assert kept is not None and [line.value for line in kept.lines] == ["Lyon"]
+
+        await models.forget_user("telegram:1")
+        assert await models.person_model("telegram:1") is None
+        assert await client.keys("*telegram:1*") == []
+    finally:
+        await client.aclose()
+
+
+def test_facts_a_model_wrote_in_the_third_person_give_the_same_lines() -> None:
+    facts = _newest_first(
+        _record("Léa has a cat named Miso", label="about", days_ago=1),
+        _record("Works night shifts as a nurse at Saint-Luc", label="about", days_ago=2),
+        _record("Lives in Lyon with her partner", label="about", days_ago=3),
+        _record("Her dad has cancer", label="about", days_ago=4),
+    )
+    model = build_person_model("telegram:1", facts, [], NOW, "UTC")
+    by_aspect = {(line.aspect, line.value) for line in model.lines}
+    assert {(PERSON, "Miso"), (HOME, "Lyon"), (GENTLE, "Her dad has cancer")} <= by_aspect
+    assert any(line.aspect == "work" and "nurse" in line.value for line in model.lines)
+    assert not any(line.aspect == "about" and "cancer" in line.value for line in model.lines)

@@ -1,0 +1,147 @@
+"""The person model as `souvenir run` wires it (real engine, Redis, embedded Qdrant, USE embedder, offline
+extraction, the OpenAI SDK against the fake server): a life told over several sessions, with a move and a
+painful loss, is what a friend knows when the person just says "hi!" after a restart."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from bot.engine.model import UserRef
+from tests.conftest import FakeClock
+from tests.fakes.fake_openai import FakeOpenAI
+from tests.fakes.redis_scan import redis_mentions
+from tests.test_app_erasure import _settings, companion, say
+
+SAM = UserRef("telegram", "7070", "sam_77")
+LEA = UserRef("telegram", "8080", "lea_b")
+
+
+def _system(llm: FakeOpenAI) -> str:
+    return str(llm.bodies[-1]["messages"][0]["content"])
+
+
+def _block(system: str) -> str:
+    return system.split("<person>", 1)[1].split("</person>", 1)[0] if "<person>" in system else ""
+
+
+async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_english(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=False)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "My name is Sam.", SAM)
+            await say(core, clock, "I live in Paris, near the canal.", SAM)
+            await say(core, clock, "I work as a nurse at the Saint-Luc hospital, mostly night shifts.", SAM)
+            await say(core, clock, "My dog is called Rex, he is a very good boy.", SAM)
+            await say(core, clock, "Take care and have a good one!", SAM)
+        clock.advance(days=4)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "My sister Claire is getting married on April 25!", SAM)
+            await say(core, clock, "My dad passed away last spring, it still hurts.", SAM)
+            await say(core, clock, "Actually I moved to Lyon last month.", SAM)
+            await say(core, clock, "I love jazz and long walks.", SAM)
+            await say(core, clock, "Haha I will. Take care. Talk later!", SAM)
+        clock.advance(days=2)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "hi!", SAM)
+            system = _system(llm)
+            block = _block(system)
+            for fact in ("Sam", "Rex", "nurse", "Lyon", "Claire", "jazz"):
+                assert fact in block, (fact, block)
+            assert "wedding" in block or "married" in block
+            assert "Paris" not in block  # the old city left the moment the new one was told
+            assert "passed away" not in block.split("Be gentle about", 1)[0]  # the loss only as gentleness
+            assert "Be gentle about" in block and system.count("passed away") == 1  # nothing recalled for "hi!"
+            for empty in ("have a good one", "Talk later", "Take care"):
+                assert empty not in system, empty
+            # The thread of the last conversation: its last words that said something.
+            assert "<thread>" in system and "jazz" in system.split("<thread>", 1)[1]
+
+            assert (await core.commands.forget_everything(SAM)).ok
+            assert await redis_mentions(core.redis, "7070") == []  # no person model left behind
+            await say(core, clock, "hello again", SAM)
+            assert "<person>" not in _system(llm)
+
+
+async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_french(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=False)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "Je m'appelle Léa.", LEA)
+            await say(core, clock, "J'habite à Paris depuis deux ans.", LEA)
+            await say(core, clock, "Je suis infirmière de nuit à l'hôpital.", LEA)
+            await say(core, clock, "Ma chatte s'appelle Miso.", LEA)
+            await say(core, clock, "Bonne soirée, à plus !", LEA)
+        clock.advance(days=3)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "Ma sœur Claire se marie le 25 avril !", LEA)
+            await say(core, clock, "Mon père est décédé l'an dernier, c'est encore dur.", LEA)
+            await say(core, clock, "En fait j'ai déménagé à Lyon le mois dernier.", LEA)
+            await say(core, clock, "Bisous, bonne nuit !", LEA)
+        clock.advance(days=2)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "coucou !", LEA)
+            system = _system(llm)
+            block = _block(system)
+            for fact in ("Léa", "Miso", "infirmière", "Lyon", "Claire", "Habite à"):
+                assert fact in block, (fact, block)
+            assert "Paris" not in block
+            assert "décédé" not in block.split("Avec douceur", 1)[0]
+            assert "Avec douceur" in block and system.count("décédé") == 1
+            for empty in ("Bonne soirée", "bonne nuit", "à plus"):
+                assert empty not in system, empty
+
+            assert (await core.commands.forget_everything(LEA)).ok
+            assert await redis_mentions(core.redis, "8080", "Miso") == []
+
+
+async def test_memories_and_export_show_what_i_know_first_and_a_wrong_line_is_set_aside(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=False)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "My name is Sam.", SAM)
+            await say(core, clock, "I live in Lyon, near the river.", SAM)
+            await say(core, clock, "My dog is called Rex.", SAM)
+            listing = (await core.commands.memories_listing(SAM)).text
+            known, _, rest = listing.partition("\n\n")
+            assert known.splitlines()[0] == "What I know about you:"
+            assert "b) Lives in Lyon" in known and "/memories wrong" in known
+            assert rest.startswith("What I remember")
+            document = json.loads(await core.commands.export(SAM))
+            assert list(document).index("person_model") < list(document).index("memories")
+            assert [line["line"] for line in document["person_model"]][:2] == ["Name: Sam", "Lives in Lyon"]
+
+            corrected = await core.commands.memories_listing(SAM, "wrong b")
+            assert corrected.ok and "Lives in Lyon" in corrected.text
+            assert "Lyon" not in (await core.commands.memories_listing(SAM)).text.partition("\n\n")[0]
+            clock.advance(hours=5)
+            await say(core, clock, "hi!", SAM)
+            block = _block(_system(llm))
+            assert "Rex" in block and "Lyon" not in block
+            # The fact and the message it was read from are history now: no longer recalled as current.
+            await say(core, clock, "where do I live again?", SAM)
+            assert "I live in Lyon" not in _system(llm)
+
+
+async def test_forgetting_the_memory_behind_a_line_takes_the_line(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        async with companion(_settings(redis_url, data_dir, llm, extraction=False), clock) as core:
+            await say(core, clock, "My dog is called Rex.", SAM)
+            await say(core, clock, "I love jazz.", SAM)
+            assert "Rex (dog)" in (await core.commands.memories_listing(SAM)).text
+            page = await core.commands.memories_page(SAM, 0, 50)
+            for item in [i for i in page.items if "Rex" in i.text]:
+                assert (await core.commands.forget_memory(SAM, item.memory_id)).ok
+            assert "Rex" not in (await core.commands.memories_listing(SAM)).text
+            clock.advance(hours=5)
+            await say(core, clock, "hi!", SAM)
+            block = _block(_system(llm))
+            assert "jazz" in block and "Rex" not in block
