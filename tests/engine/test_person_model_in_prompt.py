@@ -110,23 +110,3 @@ async def test_why_shows_the_memories_behind_the_block(
     await engine.handle(message("hi!"))
     [latest, *_] = await trail.recent_replies(USER)
     assert {m.memory_id for m in latest.memories} == {"f1", "f2", "f3", "e1"}
-
-
-async def test_what_the_window_holds_is_not_recalled_again(
-    redis_client: aioredis.Redis, clock: FakeClock, message: MessageFactory
-) -> None:
-    llm, memory = ScriptedLLM(), RecordingMemory()
-    engine = _engine(redis_client, clock, llm, memory, KeptModels(None))
-    await engine.handle(message("We adopted a kitten called Miso last week"))
-    memory.memories = [
-        RecalledMemory("e1", "episodic", "We adopted a kitten called Miso last week"),
-        RecalledMemory("e2", "episodic", "She sleeps on my keyboard", follows=True),
-        RecalledMemory("f1", "semantic", "Has a kitten named Miso"),
-    ]
-    clock.advance(minutes=2)
-    await engine.handle(message("what was I telling you about Miso?"))
-    background = llm.requests[-1].system.split("<memories>", 1)[1]
-    assert background.count("We adopted a kitten") == 0  # it is a turn of this conversation already
-    assert '- "She sleeps on my keyboard"' in background  # the excerpt's next line now starts its own
-    assert "Has a kitten named Miso" in background
-    await engine.drain()
