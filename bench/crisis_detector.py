@@ -1,5 +1,5 @@
-"""The crisis reading: recall and false alarms on the fresh evaluation set (never trained on), per language and
-level, for the phrase cues alone, the learned reader alone and both; and what it adds to a reply.
+"""The crisis reading: recall and false alarms on the two fresh evaluation sets (never trained on), per language
+and level, for the phrase cues alone, the learned reader alone and both; and what it adds to a reply.
 
 Usage: python -m bench.crisis_detector [--misses] [--json OUT] [--repeats 20]
 
@@ -21,7 +21,7 @@ from pathlib import Path
 from bot.engine.crisis import LearnedCrisis, learned_level, phrase_crisis, read_crisis, shows_crisis
 from memory.crisis.features import features
 from memory.crisis.head import CrisisHead
-from memory.crisis.labelled import FRESH, load_labelled
+from memory.crisis.labelled import FRESH, FRESH_SECOND, load_labelled
 from memory.crisis.scoring import line, misses, score
 from memory.embedding import UseEmbedder
 
@@ -78,26 +78,29 @@ async def _main(args: argparse.Namespace) -> dict[str, object]:
     for name in SETS:
         s = score_phrases(labelled(name))
         print(f"phrase cues on {name} (development set): precision {s.precision:.3f}, recall {s.recall:.3f}")
-    rows = load_labelled(FRESH)
-    texts = [r.text for r in rows]
     embedder = UseEmbedder()
-    vectors = await embedder.embed(texts)
     head = CrisisHead.load()
-    learned = [LearnedCrisis(*map(float, p)) for p in head.probabilities(features(texts, vectors))]
-    said = {
-        "phrase cues": [int(read_crisis(t).level) if phrase_crisis(t) else 0 for t in texts],
-        "learned reader": [int(learned_level(t, lc)) for t, lc in zip(texts, learned, strict=True)],
-        "both": [int(read_crisis(t, lc).level) for t, lc in zip(texts, learned, strict=True)],
-    }
-    print(f"fresh set {FRESH.name} ({len(rows)} messages, never trained on):")
-    for reading, levels in said.items():
-        figures = score(rows, levels)
-        out[reading] = figures
-        for language in ("en", "fr", "all"):
-            print(line(f"  {reading} · {language}", figures[language]))
-    if args.misses:
-        for miss in misses(rows, said["both"]):
-            print(f"    wrong {miss}")
+    for fresh in (FRESH, FRESH_SECOND):
+        rows = load_labelled(fresh)
+        texts = [r.text for r in rows]
+        vectors = await embedder.embed(texts)
+        learned = [LearnedCrisis(*map(float, p)) for p in head.probabilities(features(texts, vectors))]
+        said = {
+            "phrase cues": [int(read_crisis(t).level) if phrase_crisis(t) else 0 for t in texts],
+            "learned reader": [int(learned_level(t, lc)) for t, lc in zip(texts, learned, strict=True)],
+            "both": [int(read_crisis(t, lc).level) for t, lc in zip(texts, learned, strict=True)],
+        }
+        print(f"fresh set {fresh.name} ({len(rows)} messages, never trained on):")
+        for reading, levels in said.items():
+            figures = score(rows, levels)
+            out[f"{fresh.stem} · {reading}"] = figures
+            for language in ("en", "fr", "all"):
+                print(line(f"  {reading} · {language}", figures[language]))
+        if args.misses:
+            for miss in misses(rows, said["both"]):
+                print(f"    wrong {miss}")
+    texts = [r.text for r in load_labelled(FRESH)]
+    vectors = await embedder.embed(texts)
     # What the reply path adds: the cues and the head, per message (the vector is recall's).
     added: list[float] = []
     for _ in range(args.repeats):
