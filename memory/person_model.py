@@ -39,13 +39,16 @@ from memory.extraction.candidates import TOPIC
 from memory.extraction.dated import describe_event
 from memory.extraction.lexicon import NAMED_RELATION, PETS, RELATIONS, SENSITIVE
 from memory.fading import is_digest
+from memory.person_values import gentle_topic, gist, has_content, like_value, role, short_quote
 from memory.records import MemoryKind, MemoryRecord
-from memory.worth_showing import says_something
+from memory.worth_showing import content_words, says_something
 
 _KEPT = {NAME: 1, HOME: 1, WORK: 2, PERSON: 8, NOW: 3, GENTLE: 2, ROUTINE: 2, LIKES: 5, DISLIKES: 3, ABOUT: 2}
 _AHEAD = timedelta(days=60)  # a dated event this close is "going on now"
 _YEARLY_AHEAD = timedelta(days=14)  # a birthday or anniversary only when it is near
 THREAD_MESSAGES = 2
+_THREAD_WORDS = 18
+_GENTLE_WORDS = 10
 _MAX_VALUE_WORDS = 20
 _WORK = re.compile(
     r"\b(?:work(?:s|ing)?|job|career|shifts?|office|colleagues?|boss|stud(?:y|ies|ying)|student|school|"
@@ -140,29 +143,38 @@ def _semantic(record: MemoryRecord, lines: _Lines) -> None:
     if record.label == "relationship":
         return
     if SENSITIVE.search(text):
-        lines.add(GENTLE, text, record)  # "my dad has cancer": gentleness, never a plain fact
-        return
+        if (painful := gentle_topic(text, record.language)) is not None:
+            lines.add(GENTLE, painful, record)  # "my dad has cancer": gentleness, never a plain fact
+            return
+        # "painting is like therapy for me": a painful word in a sentence that is not; read as any other
     if record.label == "name" and topic:
         lines.add(NAME, topic, record)
     elif record.label == "home":
         if topic and not lines.has(HOME):  # one home: the newest
             lines.add(HOME, _place(topic), record)
-    elif record.label == "likes" and topic:
-        lines.add(LIKES, topic, record)
-    elif record.label == "dislikes" and topic:
-        lines.add(DISLIKES, topic, record)
+    elif record.label in ("likes", "dislikes"):
+        if topic and (thing := like_value(topic)) is not None:
+            lines.add(LIKES if record.label == "likes" else DISLIKES, thing, record)
     elif (lives := _LIVES_IN.search(text)) is not None:
         if not lines.has(HOME):
             lines.add(HOME, _place(lives["place"]), record)
+    elif (job := role(text)) is not None:
+        lines.add(WORK, job, record)
     elif _WORK.search(text):
-        lines.add(WORK, text, record)
-    elif not people:
-        lines.add(ABOUT, text, record)
+        if has_content(text, 3):
+            lines.add(WORK, short_quote(text), record)
+    elif not people and says_something(text) and has_content(text, 3):
+        lines.add(ABOUT, short_quote(text), record)
 
 
 def _emotional(record: MemoryRecord, lines: _Lines) -> None:
-    if record.label == "sensitive" or record.attributes.get("sensitive") == "true" or SENSITIVE.search(record.text):
-        lines.add(GENTLE, shown_text(record), record)
+    text = shown_text(record)
+    flagged = record.label == "sensitive" or record.attributes.get("sensitive") == "true"
+    if SENSITIVE.search(text):
+        if (painful := gentle_topic(text, record.language)) is not None:
+            lines.add(GENTLE, painful, record)
+    elif flagged:
+        lines.add(GENTLE, short_quote(text, _GENTLE_WORDS), record)  # a model judged it painful
     elif record.label == "hard times" and (when := record.attributes.get(TOPIC)):
         lines.add(ROUTINE, when, record)
 
@@ -201,9 +213,15 @@ def build_person_model(
             _temporal(record, lines, today)
     thread = _thread(episodes, at)
     return PersonModel(
-        user_key, at, lines.lines(), tuple(ThreadLine(_clean(shown_text(r)), _source(r)) for r in thread),
+        user_key, at, lines.lines(), tuple(ThreadLine(gist(shown_text(r), _THREAD_WORDS), _source(r)) for r in thread),
         thread[-1].created_at if thread else None,
     )
+
+
+def _repeats(text: str, said: Sequence[MemoryRecord]) -> bool:
+    """Says nothing a message already in the thread did not ("Remember, just do it!" twice)."""
+    words = set(content_words(text))
+    return any(words <= set(content_words(shown_text(r))) for r in said)
 
 
 def _thread(episodes: Sequence[MemoryRecord], at: datetime) -> list[MemoryRecord]:
@@ -214,7 +232,8 @@ def _thread(episodes: Sequence[MemoryRecord], at: datetime) -> list[MemoryRecord
             continue
         if not record.is_current(at) or SENSITIVE.search(shown_text(record)):
             continue  # a painful topic is for gentleness only, never the thread to pick up
-        if says_something(shown_text(record)):
+        text = shown_text(record)
+        if says_something(text) and has_content(text, 3) and not _repeats(text, said):
             said.append(record)
         if len(said) == THREAD_MESSAGES:
             break

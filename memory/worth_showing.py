@@ -40,8 +40,13 @@ _INSTRUCTIONS = re.compile(
 )
 
 
+def content_words(text: str) -> list[str]:
+    """The words that carry something: no stopwords, no acknowledgements, greetings or goodbyes."""
+    return [token for token in tokenize(text) if token not in _FILLER]
+
+
 def _content_free(text: str) -> bool:
-    return all(token in _FILLER for token in tokenize(text))
+    return not content_words(text)
 
 
 def _asks_about_themself(text: str) -> bool:

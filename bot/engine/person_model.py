@@ -22,6 +22,8 @@ NAME, HOME, WORK, PERSON, NOW, GENTLE, ROUTINE, LIKES, DISLIKES, ABOUT = (
 )  # fmt: skip
 ASPECTS = (NAME, HOME, WORK, PERSON, NOW, GENTLE, ROUTINE, LIKES, DISLIKES, ABOUT)
 MAX_WORDS = 120  # the whole block, labels included
+_TOPIC_WORDS = 3  # a gentle line this short names the topic ("the breakup"); a longer one is their words
+_ROLE_WORDS = 5  # a work line this short is a role ("nurse at Saint-Luc"), shown as words, not as a quote
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +133,7 @@ def _words(aspect: str, lines: Sequence[PersonLine], language: str, today: date)
         events = "; ".join(f"{line.value} — {_when(line.on, today, fr)}" if line.on else line.value for line in lines)
         return (f"En ce moment : {events}" if fr else f"Going on now: {events}")
     if aspect == GENTLE:
-        said = "; ".join(_said(v) for v in values)
+        said = "; ".join(v if len(v.split()) <= _TOPIC_WORDS else _said(v) for v in values)
         return (
             f"Avec douceur, sans l'aborder le premier : {said}" if fr
             else f"Be gentle about (never bring it up first): {said}"
@@ -148,7 +150,10 @@ def _words(aspect: str, lines: Sequence[PersonLine], language: str, today: date)
         DISLIKES: ("N'aime pas", "Dislikes"),
         ABOUT: ("À savoir", "Also"),
     }[aspect][0 if fr else 1]
-    joined = "; ".join(_said(v) for v in values) if aspect in (WORK, ABOUT) else ", ".join(values)
+    if aspect == ABOUT or (aspect == WORK and any(len(v.split()) > _ROLE_WORDS for v in values)):
+        joined = "; ".join(_said(v) for v in values)  # their own words
+    else:
+        joined = ", ".join(values)  # a role ("assistant manager"), things they love
     return f"{label} : {joined}" if fr else f"{label}: {joined}"
 
 

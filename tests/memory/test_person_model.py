@@ -125,3 +125,33 @@ def test_facts_a_model_wrote_in_the_third_person_give_the_same_lines() -> None:
     assert {(PERSON, "Miso"), (HOME, "Lyon"), (GENTLE, "Her dad has cancer")} <= by_aspect
     assert any(line.aspect == "work" and "nurse" in line.value for line in model.lines)
     assert not any(line.aspect == "about" and "cancer" in line.value for line in model.lines)
+
+
+def test_from_real_speech_the_block_holds_what_a_friend_would_write_and_no_fragments() -> None:
+    facts = _newest_first(
+        _record("I love how quiet it gets up there", label="likes", topic="how quiet it gets up there"),
+        _record("I'd love to", label="likes", topic="to", days_ago=1.1),
+        _record("I love baking sourdough on Sundays", label="likes", topic="baking sourdough on Sundays", days_ago=1.2),
+        _record("Pottery is like therapy for me, I always leave the studio grinning", MemoryKind.EMOTIONAL,
+                label="sensitive", days_ago=1.3),
+        _record("Yeah, I have a few plans", label="about", days_ago=1.4),
+        _record("After eight years of night shifts I'm finally a head nurse and it's great", label="about",
+                days_ago=1.5),
+        _record("My friends were everything to me in the months after that awful divorce with Tom",
+                MemoryKind.EMOTIONAL, label="sensitive", days_ago=1.6),
+    )  # fmt: skip
+    episodes = _newest_first(
+        _record("That's the spirit! Bye", MemoryKind.EPISODIC, days_ago=0.2),
+        _record("Thanks, Nadia! The garden is finally taking shape, I planted tomatoes, beans, courgettes and a whole "
+                "row of sunflowers along the fence this weekend", MemoryKind.EPISODIC, days_ago=0.3),
+    )  # fmt: skip
+    model = build_person_model("telegram:1", facts, episodes, NOW, "UTC")
+    block = person_block(model, '"Sam"', "en", NOW.date(), with_thread=True).text
+    assert "Loves: baking sourdough on Sundays" in block
+    assert "how quiet" not in block and "Loves: to" not in block and ", to" not in block
+    assert "- Work / studies: head nurse" in block
+    assert "Be gentle about (never bring it up first): the divorce" in block and "grinning" not in block
+    assert "a few plans" not in block and "spirit" not in block
+    [thread] = model.thread
+    assert thread.text.startswith("The garden is finally taking shape") and thread.text.endswith("…")
+    assert len(thread.text.split()) <= 18 and "Nadia" not in thread.text
