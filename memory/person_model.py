@@ -147,7 +147,9 @@ def _semantic(record: MemoryRecord, lines: _Lines) -> None:
             lines.add(GENTLE, painful, record)  # "my dad has cancer": gentleness, never a plain fact
             return
         # "painting is like therapy for me": a painful word in a sentence that is not; read as any other
-    if record.label == "name" and topic:
+    if record.label == "family" and record.subject:
+        lines.add(PERSON, record.subject, record)  # "my husband and I": someone in their life, name untold
+    elif record.label == "name" and topic:
         lines.add(NAME, topic, record)
     elif record.label == "home":
         if topic and not lines.has(HOME):  # one home: the newest
@@ -213,9 +215,17 @@ def build_person_model(
             _temporal(record, lines, today)
     thread = _thread(episodes, at)
     return PersonModel(
-        user_key, at, lines.lines(), tuple(ThreadLine(gist(shown_text(r), _THREAD_WORDS), _source(r)) for r in thread),
+        user_key, at, _named_first(lines.lines()),
+        tuple(ThreadLine(gist(shown_text(r), _THREAD_WORDS), _source(r)) for r in thread),
         thread[-1].created_at if thread else None,
     )
+
+
+def _named_first(lines: tuple[PersonLine, ...]) -> tuple[PersonLine, ...]:
+    """"husband" said without a name is left out once their name is known ("Tom (husband)")."""
+    named = {line.relation.casefold() for line in lines if line.aspect == PERSON and line.relation}
+    return tuple(line for line in lines if not (line.aspect == PERSON and not line.relation
+                                                and line.value.casefold() in named))  # fmt: skip
 
 
 def _repeats(text: str, said: Sequence[MemoryRecord]) -> bool:

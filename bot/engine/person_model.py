@@ -127,7 +127,7 @@ def _words(aspect: str, lines: Sequence[PersonLine], language: str, today: date)
     if aspect == HOME:
         return (f"Habite à {values[0]}" if fr else f"Lives in {values[0]}")
     if aspect == PERSON:
-        people = ", ".join(f"{line.value} ({line.relation})" for line in lines)
+        people = ", ".join(f"{line.value} ({line.relation})" if line.relation else line.value for line in lines)
         return (f"Proches et animaux : {people}" if fr else f"People and animals: {people}")
     if aspect == NOW:
         events = "; ".join(f"{line.value} — {_when(line.on, today, fr)}" if line.on else line.value for line in lines)

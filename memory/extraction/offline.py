@@ -17,6 +17,14 @@ from memory.extraction.lexicon import CHANGE, NAMED_RELATION, SENSITIVE
 from memory.records import MemoryKind
 from memory.text_caches import text_cache
 
+# The people and animals closest to someone, said without a name: "my husband and I", "our kids", « mes enfants ».
+_FAMILY = re.compile(
+    r"\b(?:my|our|mon|ma|mes|nos|notre)\s+(?P<who>husband|wife|partner|boyfriend|girlfriend|kids|children|son|"
+    r"daughter|mom|mum|mother|dad|father|sister|brother|dog|cat|puppy|kitten|mari|femme|copain|copine|enfants|"
+    r"fils|fille|mère|père|sœur|soeur|frère|chien|chienne|chat|chatte)\b(?!'s\b|\s+(?:is called|named|called|"
+    r"s'appelle|qui s'appelle)\b|,?\s+(?-i:[A-ZÀ-Ý]))",
+    re.I,
+)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _MAX_FACT_WORDS = 30
 
@@ -100,6 +108,8 @@ def _facts(sentence: str) -> list[Candidate]:
     for match in _NAMED.finditer(sentence):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "relationship", match["who"].lower(), 0.8,
                                topic=match["name"]))  # fmt: skip
+    if not found and not SENSITIVE.search(sentence) and (match := _FAMILY.search(sentence)):
+        found.append(Candidate(MemoryKind.SEMANTIC, text, "family", match["who"].lower(), 0.6))
     if (match := _NOT_ANYMORE.search(sentence)) and (topic := _topic(match["topic"])):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "dislikes", None, 0.6, topic=topic, change=True))
     elif (match := _DISLIKE.search(sentence)) and (topic := _topic(match["topic"])):
@@ -135,7 +145,9 @@ def extract_offline(text: str, at: datetime, timezone: str, language: str) -> li
             continue
         found.extend(_facts(sentence))
         found.extend(_feelings(sentence))
-    return unique(found)
+    # "ma sœur se marie le mois prochain": the dated event already says who; no second memory for "sœur".
+    dated_for = {c.subject for c in found if c.kind is MemoryKind.TEMPORAL}
+    return unique([c for c in found if not (c.label == "family" and c.subject in dated_for)])
 
 
 @text_cache(maxsize=256)

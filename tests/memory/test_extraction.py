@@ -95,3 +95,14 @@ def test_a_birthday_is_the_persons_only_when_they_say_my() -> None:
     for text, language in (("Her birthday is on March 3.", "en"), ("sa fête est le 3 mars", "fr"),
                            ("son anniversaire est le 3 mars", "fr"), ("Birthday on March 3!", "en")):  # fmt: skip
         assert [c for c in extract_offline(text, AT, "Europe/Paris", language) if c.kind is MemoryKind.TEMPORAL] == []
+
+
+def test_the_people_and_animals_in_a_life_are_facts_even_without_a_name() -> None:
+    assert ("semantic", "family", "wife") in _kinds("Went hiking with my wife and it rained the whole way up.")
+    assert ("semantic", "family", "kids") in _kinds("Our kids spent the afternoon building a raft.")
+    assert ("semantic", "family", "enfants") in _kinds("Mes enfants ont adoré le zoo hier.", "fr")
+    assert ("semantic", "family", "chien") in _kinds("Je promène mon chien tous les soirs au parc.", "fr")
+    # A name said with them stays the named fact; a possessive or a painful sentence is not one more.
+    assert _kinds("My cat Pixel knocked over my coffee.") == [("semantic", "relationship", "cat")]
+    assert not [k for k in _kinds("My brother's car broke down again.") if k[1] == "family"]
+    assert not [k for k in _kinds("My grandpa and my dad both passed away that year.") if k[1] == "family"]

@@ -155,3 +155,14 @@ def test_from_real_speech_the_block_holds_what_a_friend_would_write_and_no_fragm
     [thread] = model.thread
     assert thread.text.startswith("The garden is finally taking shape") and thread.text.endswith("…")
     assert len(thread.text.split()) <= 18 and "Nadia" not in thread.text
+
+
+def test_someone_named_once_is_shown_by_name_and_someone_never_named_by_who_they_are() -> None:
+    facts = _newest_first(
+        _record("Went hiking with my wife and it rained the whole way up", label="family", subject="wife"),
+        _record("My wife Priya got the job", label="relationship", subject="wife", topic="Priya", days_ago=2),
+        _record("Our kids spent the afternoon building a raft", label="family", subject="kids", days_ago=3),
+    )  # fmt: skip
+    model = build_person_model("telegram:1", facts, [], NOW, "UTC")
+    [(text, _)] = shown_lines(model, "en", NOW.date())
+    assert text == "People and animals: Priya (wife), kids"
