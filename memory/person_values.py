@@ -28,6 +28,7 @@ _NOT_A_THING = re.compile(
     re.I,
 )
 _LEADING = re.compile(r"^(?:all (?:the |of the )?|really |just |so much |the |a |an )", re.I)
+_TRAILING_WORDS = re.compile(r"\s+(?:too|as well|also|either|a lot|so much|very much|aussi|beaucoup)$", re.I)
 _CONNECTOR = re.compile(r"\s+(?:with|for|and|when|while|because|at|since|avec|pour|et|quand|depuis)\s+.*$", re.I)
 _CLAUSE = re.compile(r"[^,;:.!?()\[\]]+")
 _TRAILING = re.compile(r"[\s,;:\-–—]+$")
@@ -65,6 +66,7 @@ _PAINFUL_NEAR = re.compile(
     r"not easy|dure?s?|difficiles?|triste|mal|peur|pleur\w*|manque|souffr\w*|pas facile)\b",
     re.I,
 )
+_IDIOM = re.compile(r"\b(?:to|à)\s+$", re.I)  # "scared to death", « mort de rire » is not matched anyway
 _TOPICS = (
     (r"passed away|died|death|funeral|grie\w+|est morte?|décédée?|décès|deuil|enterrement", "a loss", "un deuil"),
     (r"divorc\w*", "the divorce", "le divorce"),
@@ -84,7 +86,7 @@ def like_value(topic: str) -> str | None:
     value = _TRAILING.sub("", " ".join(topic.split()).strip(" .!?\"'«»"))
     if not value or _NOT_A_THING.match(value):
         return None
-    value = _LEADING.sub("", value)
+    value = _TRAILING_WORDS.sub("", _LEADING.sub("", value))
     if len(value.split()) > _LIKE_WORDS:
         value = _CONNECTOR.sub("", value)
     if not content_words(value):
@@ -130,7 +132,7 @@ def has_content(text: str, at_least: int = 2) -> bool:
 def gentle_topic(text: str, language: str) -> str | None:
     """The painful topic a sentence speaks of, briefly ("My dad passed away last spring", "the breakup"), or
     None when the sentence is not painful (a painful word in a happy sentence)."""
-    match = SENSITIVE.search(text)
+    match = next((m for m in SENSITIVE.finditer(text) if not _IDIOM.search(text, 0, m.start())), None)
     if match is None or not (_PAINFUL_ITSELF.match(match.group(0)) or _PAINFUL_NEAR.search(text)):
         return None
     clause = next((c for c in _CLAUSE.finditer(text) if c.start() <= match.start() < c.end()), None)

@@ -21,7 +21,8 @@ def test_a_clause_or_a_pronoun_is_not_something_they_love(topic: str) -> None:
     ("topic", "shown"),
     [("baking sourdough", "baking sourdough"), ("all the autumn colours", "autumn colours"),
      ("the smell of rain", "smell of rain"), ("le jazz manouche", "le jazz manouche"),
-     ("long bike rides with my neighbour on sunday mornings", "long bike rides")],
+     ("long bike rides with my neighbour on sunday mornings", "long bike rides"), ("board games too", "board games"),
+     ("spiders as well", "spiders")],
 )  # fmt: skip
 def test_a_like_is_a_short_noun_phrase(topic: str, shown: str) -> None:
     assert like_value(topic) == shown
@@ -68,7 +69,8 @@ def test_small_talk_has_no_content(said: str) -> None:
     "said",
     ["Pottery is basically therapy for me, I come out of the studio grinning",
      "We raised money for a shelter that helps survivors of abuse",
-     "Je fais de la poterie, c'est ma thérapie et j'adore ça"],
+     "Je fais de la poterie, c'est ma thérapie et j'adore ça",
+     "I was scared to death before the recital, and then it went perfectly"],
 )  # fmt: skip
 def test_a_happy_sentence_with_a_painful_word_is_not_a_painful_topic(said: str) -> None:
     assert gentle_topic(said, "en") is None
