@@ -39,7 +39,7 @@ from memory.extraction.candidates import TOPIC
 from memory.extraction.dated import describe_event
 from memory.extraction.lexicon import NAMED_RELATION, PETS, RELATIONS, SENSITIVE
 from memory.fading import is_digest
-from memory.person_values import gentle_topic, gist, has_content, like_value, role, short_quote
+from memory.person_values import gentle_topic, gist, has_content, like_value, role, short_quote, worth_a_line
 from memory.records import MemoryKind, MemoryRecord
 from memory.worth_showing import content_words, says_something
 
@@ -165,7 +165,7 @@ def _semantic(record: MemoryRecord, lines: _Lines) -> None:
     elif _WORK.search(text):
         if has_content(text, 3):
             lines.add(WORK, short_quote(text), record)
-    elif not people and says_something(text) and has_content(text, 3):
+    elif not people and says_something(text) and worth_a_line(text):
         lines.add(ABOUT, short_quote(text), record)
 
 

@@ -16,6 +16,18 @@ from memory.extraction.lexicon import MY_RELATION, SENSITIVE
 from memory.extraction.offline import sentences
 from memory.worth_showing import content_words
 
+# Politeness and reactions: they say how a conversation went, never what a friend would keep.
+_POLITE = frozenset(
+    "worry worries hope enjoy enjoyed congrat congrats congratulation congratulations cheers glad agree appreciate "
+    "happy definitely totally absolutely sound sounds look looks let know need anything thank thanks bunch "
+    "merci félicitation félicitations bravo content contente".split()
+)
+_VOCATIVE = re.compile(r"(?:^|(?<=[,!.?] )|, )(?-i:[A-Z][a-z]+)(?=[,!.?]|$)")  # "Thanks, Maria!", "Hey Jon!"
+_SHOWN_AROUND = re.compile(
+    r"\b(?:i(?:'ve| have)(?: got)?|i got|j'ai) (?:a|an|some|this|une?|des) (?:\w+ )?(?:story|question|idea|plans?|"
+    r"pic|pics|picture|photo|photos|suggestion|tip|histoire|idée|photo)\b",
+    re.I,
+)
 _LIKE_WORDS = 6
 _QUOTE_WORDS = 14
 _GENTLE_CLAUSE_WORDS = 8
@@ -24,11 +36,20 @@ _GENTLE_CLAUSE_WORDS = 8
 _NOT_A_THING = re.compile(
     r"^(?:how|to|is|are|was|were|be|been|being|that|what|when|where|why|which|who|whom|whose|if|it|it's|its|"
     r"this|these|those|them|him|her|me|us|you|your|so|too|very|just|because|as|than|doing|having|getting|"
+    r"thought|said|told|asked|way|idea|fact|"
     r"comment|que|qu'\w*|quand|où|pourquoi|ce|c'est|ça|ca|cela|ceci|le fait|être|tu|te|vous|il|elle|on|si)\b",
     re.I,
 )
 _LEADING = re.compile(r"^(?:all (?:the |of the )?|really |just |so much |the |a |an )", re.I)
 _TRAILING_WORDS = re.compile(r"\s+(?:too|as well|also|either|a lot|so much|very much|aussi|beaucoup)$", re.I)
+# Not a thing one loves: "every day", "spending time"; "seeing them", "the freedom it brings" point back to a
+# thing said before, which the block does not have.
+_VAGUE = re.compile(
+    r"(?:every ?day|every ?thing|any ?thing|some ?thing|all of (?:it|them)|(?:spending )?time|stuff|things|"
+    r"tout|tout ça|tous les jours)",
+    re.I,
+)
+_POINTS_BACK = re.compile(r"\b(?:it|them|him|they|he|she)\b", re.I)
 _CONNECTOR = re.compile(r"\s+(?:with|for|and|when|while|because|at|since|avec|pour|et|quand|depuis)\s+.*$", re.I)
 _CLAUSE = re.compile(r"[^,;:.!?()\[\]]+")
 _TRAILING = re.compile(r"[\s,;:\-–—]+$")
@@ -87,9 +108,11 @@ def like_value(topic: str) -> str | None:
     if not value or _NOT_A_THING.match(value):
         return None
     value = _TRAILING_WORDS.sub("", _LEADING.sub("", value))
+    if _NOT_A_THING.match(value):  # "the thought", "the way it looks"
+        return None
     if len(value.split()) > _LIKE_WORDS:
         value = _CONNECTOR.sub("", value)
-    if not content_words(value):
+    if not content_words(value) or _VAGUE.fullmatch(value) or _POINTS_BACK.search(value):
         return None
     words = value.split()
     return value if len(words) <= _LIKE_WORDS else " ".join(words[:_LIKE_WORDS]) + "…"
@@ -125,8 +148,15 @@ def gist(text: str, max_words: int) -> str:
 
 
 def has_content(text: str, at_least: int = 2) -> bool:
-    """Says something a friend would keep: a couple of content words, not "yeah, I have a few plans"."""
-    return len(set(content_words(text))) >= at_least
+    """Says something a friend would keep: a couple of content words, not "yeah, I have a few plans", not
+    "No worries, Sam. Hope you enjoy it!" (politeness and the name of who they talk to carry nothing)."""
+    text = _VOCATIVE.sub(" ", text)
+    return len(set(content_words(text)) - _POLITE) >= at_least
+
+
+def worth_a_line(text: str) -> bool:
+    """A sentence about them worth a line of its own: real content, not "I've got a funny story"."""
+    return has_content(text, 4) and _SHOWN_AROUND.search(text) is None
 
 
 def gentle_topic(text: str, language: str) -> str | None:

@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from memory.person_values import gentle_topic, gist, has_content, like_value, role, short_quote
+from memory.person_values import gentle_topic, gist, has_content, like_value, role, short_quote, worth_a_line
 
 
 @pytest.mark.parametrize(
     "topic",
     ["how quiet it gets up there", "to", "is so relaxing", "that you remembered", "it all", "them", "this",
-     "comment tu fais ça", "que tu sois là", "ça"],
+     "comment tu fais ça", "que tu sois là", "ça", "every day", "spending time", "watching them grow up",
+     "the calm it gives me", "the thought Lena", "the way the bread came out"],
 )  # fmt: skip
 def test_a_clause_or_a_pronoun_is_not_something_they_love(topic: str) -> None:
     assert like_value(topic) is None
@@ -60,9 +61,19 @@ def test_the_gist_of_a_message_leaves_out_the_thanks_and_the_hellos() -> None:
     )
 
 
-@pytest.mark.parametrize("said", ["Yeah, I have a few plans", "That's the spirit! Bye", "Sure, sounds good"])
+@pytest.mark.parametrize(
+    "said",
+    ["Yeah, I have a few plans", "That's the spirit! Bye", "Sure, sounds good", "No worries, Lena. Hope you enjoy it!",
+     "Cheers! Let me know if you need anything."],
+)  # fmt: skip
 def test_small_talk_has_no_content(said: str) -> None:
     assert not has_content(said, 3)
+
+
+def test_a_line_of_its_own_needs_more_than_something_to_show() -> None:
+    assert not worth_a_line("I've got a funny story")
+    assert not worth_a_line("I have a picture from our trip to the lake")
+    assert worth_a_line("I've been volunteering at the food bank every Saturday since spring")
 
 
 @pytest.mark.parametrize(
