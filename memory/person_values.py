@@ -87,6 +87,7 @@ _PAINFUL_NEAR = re.compile(
     r"not easy|dure?s?|difficiles?|triste|mal|peur|pleur\w*|manque|souffr\w*|pas facile)\b",
     re.I,
 )
+_THEIRS = re.compile(r"\b(?:(?:i|i'm|i've|me|my|we|our|us|je|moi|mon|ma|mes|nous|notre|nos)\b|[jm]')", re.I)
 _IDIOM = re.compile(r"\b(?:to|à)\s+$", re.I)  # "scared to death", « mort de rire » is not matched anyway
 _TOPICS = (
     (r"passed away|died|death|funeral|grie\w+|est morte?|décédée?|décès|deuil|enterrement", "a loss", "un deuil"),
@@ -163,8 +164,10 @@ def gentle_topic(text: str, language: str) -> str | None:
     """The painful topic a sentence speaks of, briefly ("My dad passed away last spring", "the breakup"), or
     None when the sentence is not painful (a painful word in a happy sentence)."""
     match = next((m for m in SENSITIVE.finditer(text) if not _IDIOM.search(text, 0, m.start())), None)
-    if match is None or not (_PAINFUL_ITSELF.match(match.group(0)) or _PAINFUL_NEAR.search(text)):
+    if match is None:
         return None
+    if not _PAINFUL_ITSELF.match(match.group(0)) and not (_PAINFUL_NEAR.search(text) and _THEIRS.search(text)):
+        return None  # "domestic abuse is horrible" is an opinion; "my therapy is hard right now" is a wound
     clause = next((c for c in _CLAUSE.finditer(text) if c.start() <= match.start() < c.end()), None)
     if clause is not None and len(clause.group(0).split()) <= _GENTLE_CLAUSE_WORDS:
         return clause.group(0).strip()

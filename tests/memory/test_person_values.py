@@ -81,7 +81,8 @@ def test_a_line_of_its_own_needs_more_than_something_to_show() -> None:
     ["Pottery is basically therapy for me, I come out of the studio grinning",
      "We raised money for a shelter that helps survivors of abuse",
      "Je fais de la poterie, c'est ma thérapie et j'adore ça",
-     "I was scared to death before the recital, and then it went perfectly"],
+     "I was scared to death before the recital, and then it went perfectly",
+     "Harassment at work is awful and nobody talks about it"],
 )  # fmt: skip
 def test_a_happy_sentence_with_a_painful_word_is_not_a_painful_topic(said: str) -> None:
     assert gentle_topic(said, "en") is None
