@@ -154,9 +154,11 @@ async def _forget_one(world: World, person: Person, strict: bool) -> None:
     others = [p for p in world.people if p is not person and p.ids]
     if others and world.rng.random() < 0.6:  # a forged id: someone else's memory
         victim = world.rng.choice(others)
-        result = await world.commands.forget_memory(person.ref, world.rng.choice(victim.ids))
+        # Both forged ids drawn now: the victim's own operations, running alongside, may empty their list.
+        through_command, through_store = world.rng.choice(victim.ids), world.rng.choice(victim.ids)
+        result = await world.commands.forget_memory(person.ref, through_command)
         assert not result.ok, f"{person.ref.key} forgot a memory of {victim.ref.key}"
-        assert not await world.memory.forget_memory(person.ref.key, world.rng.choice(victim.ids))
+        assert not await world.memory.forget_memory(person.ref.key, through_store)
     elif person.ids and world.rng.random() < 0.7:
         result = await world.commands.forget_memory(person.ref, person.ids.pop(world.rng.randrange(len(person.ids))))
     else:
