@@ -25,6 +25,7 @@ _FAMILY = re.compile(
     r"s'appelle|qui s'appelle)\b|,?\s+(?-i:[A-ZÀ-Ý]))",
     re.I,
 )
+_NAMED_BEFORE = re.compile(r"(?-i:[A-ZÀ-Ý])[\w'-]*,\s*$")  # "Miso, my cat, …": named already
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _MAX_FACT_WORDS = 30
 
@@ -108,7 +109,10 @@ def _facts(sentence: str) -> list[Candidate]:
     for match in _NAMED.finditer(sentence):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "relationship", match["who"].lower(), 0.8,
                                topic=match["name"]))  # fmt: skip
-    if not found and not SENSITIVE.search(sentence) and (match := _FAMILY.search(sentence)):
+    if (
+        not found and not SENSITIVE.search(sentence) and (match := _FAMILY.search(sentence))
+        and not _NAMED_BEFORE.search(sentence[: match.start()])
+    ):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "family", match["who"].lower(), 0.6))
     if (match := _NOT_ANYMORE.search(sentence)) and (topic := _topic(match["topic"])):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "dislikes", None, 0.6, topic=topic, change=True))

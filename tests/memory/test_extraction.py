@@ -106,3 +106,5 @@ def test_the_people_and_animals_in_a_life_are_facts_even_without_a_name() -> Non
     assert _kinds("My cat Pixel knocked over my coffee.") == [("semantic", "relationship", "cat")]
     assert not [k for k in _kinds("My brother's car broke down again.") if k[1] == "family"]
     assert not [k for k in _kinds("My grandpa and my dad both passed away that year.") if k[1] == "family"]
+    # Named just before ("Pixel, my cat, …"): the name is said already, the sentence is no unnamed one.
+    assert not [k for k in _kinds("Pixel, my cat, sleeps on the radiator all winter.") if k[1] == "family"]
