@@ -100,7 +100,8 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
     assert await _finds(old, "telegram:2", 7)  # and it still answers
     # Meanwhile the running bot forgets a memory already copied, and learns a new one.
     copied, _ = await target.walk(None, 50)
-    forgotten = next(point for point in copied if point.payload["user_key"] == "telegram:2")  # never one looked up below
+    # A memory of telegram:2, whom nothing below looks up again.
+    forgotten = next(point for point in copied if point.payload["user_key"] == "telegram:2")
     assert await old.remove(str(forgotten.payload["user_key"]), [forgotten.point_id]) == 1
     late = _memory("telegram:1", 999)
     await old.add([late])
