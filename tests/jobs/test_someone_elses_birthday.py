@@ -44,6 +44,7 @@ async def _told(world: World, text: str, language: str, *, with_model: bool = Fa
         ("en", "My grandmother Quetzalcoatlus lives in Montpellier and her birthday is on March 3.", "Quetzalcoatlus"),
         ("fr", "Ma grand-mère Zoé habite à Montpellier et son anniversaire est le 3 mars.", "Zoé"),
         ("fr", "Ma fille Inès, sa fête est le 3 mars.", "Inès"),
+        ("fr", "C'est l'anniversaire de ma mère le 3 mars.", "mère"),
     ],
 )
 async def test_a_relatives_birthday_is_a_reminder_about_them_not_a_birthday_wish(
@@ -59,6 +60,26 @@ async def test_a_relatives_birthday_is_a_reminder_about_them_not_a_birthday_wish
     assert [d.at.date().isoformat() for d in sent] == ["2027-03-03"]
     assert whose in sent[0].text
     assert "Happy birthday" not in sent[0].text and "Joyeux anniversaire" not in sent[0].text
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "wish"),
+    [
+        ("en", "My birthday is on March 3.", "Happy birthday"),
+        ("fr", "Mon anniversaire est le 3 mars.", "Joyeux anniversaire"),
+    ],
+)
+async def test_only_my_birthday_is_the_persons_and_gets_the_wish(
+    make_world: WorldFactory, language: str, text: str, wish: str
+) -> None:
+    world = await make_world()
+    world.clock.current = TOLD_AT
+    await _told(world, text, language)
+    await world.add_user(timezone="Europe/Paris", language=language, display_name="Léa")
+
+    sent = await world.run_until(datetime(2027, 3, 4, 12, tzinfo=UTC), step=timedelta(hours=1))
+
+    assert [d.at.date().isoformat() for d in sent] == ["2027-03-03"] and f"{wish} Léa" in sent[0].text
 
 
 @pytest.mark.parametrize(
