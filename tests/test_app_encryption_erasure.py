@@ -3,18 +3,22 @@ else, so a copy of their texts kept anywhere (a backup, a file not yet compacted
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Awaitable, Callable
 from itertools import count
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.app import open_core
 from bot.config import Settings, load_settings
-from bot.engine.model import ChatKind, IncomingMessage, UserRef, dm_conversation_id
-from bot.errors import UnreadableText
+from bot.engine.model import ChatKind, Exchange, IncomingMessage, Reply, UserRef, dm_conversation_id
+from bot.errors import ErasedMeanwhile, UnreadableText
 from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
 from memory.crypto.keys import data_key_name
+from memory.erasure import RedisErasureLog
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.redis_scan import redis_mentions
@@ -62,3 +66,36 @@ async def test_forget_all_destroys_the_data_key_so_a_kept_copy_no_longer_opens(
         assert await core.redis.exists(data_key_name(MARC.key)) == 1
         marc = await core.commands.memories_page(MARC, 0, 10)
         assert any("Rex" in item.text for item in marc.items)
+
+
+async def test_a_write_in_flight_during_forget_all_leaves_no_new_data_key(
+    redis_url: str, data_dir: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # How it was found: the data key went before the epoch moved, so a write that read the epoch before
+    # /forget all and sealed in that gap made a new key for her, which nothing deleted afterwards.
+    key = new_master_key()
+    async with FakeOpenAI() as llm, open_core(_settings(redis_url, data_dir, llm, key), clock=clock) as core:
+        assert await core.engine.handle(_message(clock, LEA, "My cat Miso purrs all day")) is not None
+        await core.engine.drain()
+        before = await RedisErasureLog(core.redis).epoch(LEA.key)
+        slow = Exchange(_message(clock, LEA, "My boat is called Quetzal"), Reply("echo", "en"), "UTC", "en",
+                        erasure_epoch=before)  # fmt: skip
+        arrived: list[str] = []
+
+        def in_the_gap(forget: Callable[[Any, str], Awaitable[None]]) -> Callable[[Any, str], Awaitable[None]]:
+            async def forget_user(self: object, user_key: str) -> None:
+                await forget(self, user_key)
+                if user_key == LEA.key and not arrived:  # right after the first of the two: the slow write lands
+                    arrived.append(type(self).__name__)
+                    with contextlib.suppress(ErasedMeanwhile):
+                        await core.memory.remember_exchange(slow)
+
+            return forget_user
+
+        monkeypatch.setattr(RedisErasureLog, "forget_user", in_the_gap(RedisErasureLog.forget_user))
+        monkeypatch.setattr(PersonCipher, "forget_user", in_the_gap(PersonCipher.forget_user))
+        assert (await core.commands.forget_everything(LEA)).ok
+
+        assert arrived == ["RedisErasureLog"]  # the epoch moved first
+        assert await core.redis.exists(data_key_name(LEA.key)) == 0  # no key made for her in the gap
+        assert (await core.commands.memories_page(LEA, 0, 10)).total == 0
