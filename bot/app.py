@@ -249,6 +249,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         journal = MoodJournal(
             moods, reader=reader, find_patterns=find_patterns, sensitive=sensitive, clock=clock, erasures=erasures
         )
+        voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None
         memory = await stack.enter_async_context(
             open_long_term_memory(
                 settings,
@@ -257,6 +258,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
                 planner=planner,
                 erasures=TrailForgettingErasureLog(erasures, trail),  # a forgotten memory leaves the trail too
                 said_turns=window,
+                message_files=voice_files,  # a forgotten memory's voice note goes with it
                 moods=journal,
                 embedder=embedder,
                 cipher=cipher,
@@ -349,7 +351,6 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         erasers += [moods, locks, outbox, inbox, person_models]
         disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
-        voice_files = VoiceFiles(settings.data_dir / "voice-notes") if settings.voice_keep_audio else None
         kept_audio = [voice_files] if voice_files is not None else []
         person_files = PersonFiles(settings.data_dir / "people")
         conversation = VoiceConversation(

@@ -13,7 +13,7 @@ from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from memory.crypto import TextCipher
 from memory.index_factory import open_embedder, open_memory_index
 from memory.person_model_keeper import PersonModelKeeper, PersonModelStore
-from memory.ports import CrisisFollowUps, CrisisNotes, Embedder, ErasureLog, MoodNotes, SaidTurns
+from memory.ports import CrisisFollowUps, CrisisNotes, Embedder, ErasureLog, MessageFiles, MoodNotes, SaidTurns
 from memory.retention import EpisodeRetention, KnownPeople, sweeping
 from memory.service import LongTermMemoryService
 
@@ -27,6 +27,7 @@ async def open_long_term_memory(
     planner: OccasionPlanner | None = None,
     erasures: ErasureLog | None = None,
     said_turns: SaidTurns | None = None,
+    message_files: MessageFiles | None = None,
     moods: MoodNotes | None = None,
     embedder: Embedder | None = None,
     cipher: TextCipher | None = None,
@@ -40,7 +41,8 @@ async def open_long_term_memory(
     """Long-term memory over the configured index; the index is flushed and closed on exit.
 
     `llm` is used for extraction and consolidation only when SOUVENIR_LLM_EXTRACTION is on; `erasures` fences
-    writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns;
+    writes in flight against erasure, `said_turns` takes a forgotten memory's words out of recent turns
+    and `message_files` the audio of the voice note it was heard from;
     `embedder` (else the configured one is opened here) embeds memories and queries; `cipher` seals what the
     index keeps (none: kept clear); `people` lists everyone for the episode retention sweep
     (SOUVENIR_EPISODE_RETENTION_DAYS); `crisis_notes` and `crisis_follow_ups` take the model's reading of a
@@ -70,6 +72,7 @@ async def open_long_term_memory(
             episode_fade=timedelta(days=fade_days) if fade_days > 0 else None,
             erasures=erasures,
             said_turns=said_turns,
+            message_files=message_files,
             moods=moods,
             crisis_notes=crisis_notes,
             crisis_follow_ups=crisis_follow_ups,

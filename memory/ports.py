@@ -107,6 +107,14 @@ class SaidTurns(Protocol):
         ...
 
 
+class MessageFiles(Protocol):
+    """Files kept of a person's messages (their voice notes' audio), as forgetting one memory needs them."""
+
+    async def forget_messages(self, user_key: str, message_ids: Sequence[str]) -> None:
+        """Delete what is kept of these messages of the person."""
+        ...
+
+
 class MoodNotes(Protocol):
     """Where the memory writer hands each message's mood (`memory.mood.journal.MoodJournal`)."""
 

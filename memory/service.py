@@ -34,7 +34,7 @@ from memory.ingest import write_exchange, write_exchanges
 from memory.items import dated_event, memory_item
 from memory.lexical import stems
 from memory.person_model_keeper import PersonModelKeeper
-from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MoodNotes, SaidTurns
+from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MessageFiles, MoodNotes, SaidTurns
 from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.selection import select
@@ -73,6 +73,7 @@ class LongTermMemoryService:
         episode_fade: timedelta | None = None,
         erasures: ErasureLog | None = None,
         said_turns: SaidTurns | None = None,
+        message_files: MessageFiles | None = None,
         moods: MoodNotes | None = None,
         recall_weights: RecallWeights = DEFAULT_WEIGHTS,
         crisis_notes: CrisisNotes | None = None,
@@ -86,6 +87,7 @@ class LongTermMemoryService:
         self._planner = planner
         self._erasures = erasures
         self._said_turns = said_turns
+        self._message_files = message_files  # a forgotten memory's voice note goes with it
         self._writer = MemoryWriter(
             store, llm=llm, planner=planner, erasures=erasures, moods=moods, crisis_notes=crisis_notes,
             crisis_follow_ups=crisis_follow_ups,
@@ -167,6 +169,9 @@ class LongTermMemoryService:
         if removed:
             await self._forget_words(user_key, epoch, forgotten)
             await self._rebuild_person(user_key)
+        if removed and self._message_files is not None:  # the audio it was heard from says its words too
+            said = [m for r in forgotten for m in r.source.message_ids]
+            await self._message_files.forget_messages(user_key, said)
         if removed and self._planner is not None and any(r.kind is MemoryKind.TEMPORAL for r in found):
             await self._replan(user_key)
         return removed

@@ -1,13 +1,15 @@
 """Received voice notes' audio, kept only when the operator enables it (SOUVENIR_VOICE_KEEP_AUDIO=true).
 
 One folder per person under SOUVENIR_DATA_DIR/voice-notes, named by a hash of their key (no account id in
-a path); /forget all deletes the folder. Nothing else reads these files: the transcript is what is remembered.
+a path); /forget all deletes the folder, and forgetting one memory deletes the voice note it was heard from.
+Nothing else reads these files: the transcript is what is remembered.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from memory.person_files import PersonFiles
@@ -25,6 +27,18 @@ class VoiceFiles(PersonFiles):
             suffix = ".audio"
         path = self.folder_of(user_key) / f"{_SAFE.sub('_', message_id)}{suffix}"
         await asyncio.to_thread(_write, path, audio)
+
+    async def forget_messages(self, user_key: str, message_ids: Sequence[str]) -> None:
+        """The audio kept of these messages (`memory.ports.MessageFiles`): a memory forgotten takes its voice note."""
+        stems = {_SAFE.sub("_", message_id) for message_id in message_ids}
+        if stems:
+            await asyncio.to_thread(_remove, self.folder_of(user_key), stems)
+
+
+def _remove(folder: Path, stems: set[str]) -> None:
+    for path in folder.glob("*") if folder.is_dir() else ():
+        if path.stem in stems:
+            path.unlink(missing_ok=True)
 
 
 def _write(path: Path, audio: bytes) -> None:

@@ -206,3 +206,20 @@ async def test_kept_audio_is_stored_only_when_enabled_and_forget_all_erases_it(
 
         await app.core.commands.forget_everything(LEA_REF)
         assert list((data_dir / "voice-notes").rglob("*")) == []
+
+
+async def test_forgetting_the_memory_of_a_voice_note_deletes_its_kept_audio_and_only_it(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async for app in running_with(redis_url, data_dir, clock, voice_keep_audio=True):
+        app.llm.audio.transcript = "My boat is called Quetzal."
+        await app.next_message(app.telegram.push_voice(LEA, ogg_opus_tone(0.5), duration=1))
+        app.llm.audio.transcript = "My dog is called Rex."
+        kept = ogg_opus_tone(0.7)
+        await app.next_message(app.telegram.push_voice(LEA, kept, duration=1))
+        assert len(list((data_dir / "voice-notes").rglob("*.ogg"))) == 2
+
+        memories = await app.core.memory.export_memories(LEA_REF.key)
+        boat = next(m for m in memories if m.kind == "episodic" and "Quetzal" in m.text)
+        assert (await app.core.commands.forget_memory(LEA_REF, boat.memory_id)).ok
+        assert [path.read_bytes() for path in (data_dir / "voice-notes").rglob("*.ogg")] == [kept]
