@@ -52,9 +52,13 @@ async def test_forget_all_leaves_no_file_made_for_the_person(redis_url: str, dat
         code, _, err = await run_chat(["hello there"], env, "--user", "max")  # the data dir as it starts
         assert code == 0, err
         before = _files(data_dir)
-        code, out, err = await run_chat(["send me a picture of you"], env, "--user", "lea")
+        said = ["/voice on", "I had a lovely day at the beach", "I feel so sad tonight", "send me a picture of you"]
+        code, out, err = await run_chat(said, env, "--user", "lea")
         assert code == 0 and re.search(r"^/\S+\.png$", out, re.MULTILINE), out + err
-        assert _files(data_dir) - before  # her picture is on disk
+        code, out, err = await run_chat(["/mood"], env, "--user", "lea")  # her messages' moods, written by now
+        assert code == 0, err
+        made = {re.sub(r"[0-9a-f]{12,}", "*", Path(name).name) for name in _files(data_dir) - before}
+        assert made == {"souvenir-voice-*.ogg", "lea-*.png", "souvenir-mood-lea.png"}, out + err
         code, out, err = await run_chat(["/forget all", "/forget yes"], env, "--user", "lea")
 
     assert code == 0 and "forgotten everything" in out, out + err
