@@ -29,6 +29,18 @@ _FILLER = frozenset(
     "welcome bonne bon nuit journée journee soirée soiree bientôt bientot plus ciao tchao bisous bises biz "
     "bisou tomorrow demain".split()
 )
+# Goodbyes and how-are-yous whose words carry content elsewhere ("I can't sleep", "my day was awful"):
+# "Sleep well!", "Have a nice day!", "Catch you later!", "hi! how are you today?", « dors bien », « à plus tard ».
+_PLEASANTRIES = re.compile(
+    r"(?<!n't )(?<!not )(?<!je )(?<!ne )\b(?:sleep (?:well|tight)|sweet dreams|"
+    r"catch (?:you|ya|u) (?:later|soon|tomorrow)|"
+    r"have an? (?:nice|great|good|lovely|wonderful|fun) (?:day|night|evening|afternoon|morning|weekend|week|time)|"
+    r"how (?:are|r) (?:you|u)(?: doing)?(?: today| tonight)?|how's it going|"
+    r"dors bien|fais de beaux rêves|à plus tard|a plus tard|à tout à l'heure|à la prochaine|"
+    r"prends soin de toi|passe une bonne (?:journée|soirée|nuit|semaine)|"
+    r"comment (?:ça|ca) va(?: aujourd'hui)?|comment vas-tu|tu vas bien)\b",
+    re.I,
+)
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|me|my|mine|je|j'\w*|moi|mon|ma|mes|m'\w*)\b", re.I)
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you're|u|tu|toi|ton|ta|tes|vous|votre|vos|t'\w*)\b", re.I)
 _INSTRUCTIONS = re.compile(
@@ -41,8 +53,8 @@ _INSTRUCTIONS = re.compile(
 
 
 def content_words(text: str) -> list[str]:
-    """The words that carry something: no stopwords, no acknowledgements, greetings or goodbyes."""
-    return [token for token in tokenize(text) if token not in _FILLER]
+    """The words that carry something: no stopwords, no acknowledgements, greetings, goodbyes or how-are-yous."""
+    return [token for token in tokenize(_PLEASANTRIES.sub(" ", text)) if token not in _FILLER]
 
 
 def _content_free(text: str) -> bool:
