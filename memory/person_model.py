@@ -82,6 +82,9 @@ _THEIR_NAMED = re.compile(
 )
 
 
+_ARTICLE = re.compile(r"^(?:Les|Le|La|L')(?=\s|(?<=')\w)")
+
+
 def _people(text: str) -> list[tuple[str, str]]:
     """(name, relation) of the people and animals a fact names."""
     found = [(m["name"], m["who"].lower()) for m in NAMED_RELATION.finditer(text)]
@@ -178,7 +181,7 @@ def _emotional(record: MemoryRecord, lines: _Lines) -> None:
     elif flagged:
         lines.add(GENTLE, short_quote(text, _GENTLE_WORDS), record)  # a model judged it painful
     elif record.label == "hard times" and (when := record.attributes.get(TOPIC)):
-        lines.add(ROUTINE, when, record)
+        lines.add(ROUTINE, _ARTICLE.sub(lambda m: m[0].lower(), when), record)  # « Les dimanches » mid-line
 
 
 def _temporal(record: MemoryRecord, lines: _Lines, today: date) -> None:

@@ -35,7 +35,9 @@ async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_english(
             await say(core, clock, "I live in Paris, near the canal.", SAM)
             await say(core, clock, "I work as a nurse at the Saint-Luc hospital, mostly night shifts.", SAM)
             await say(core, clock, "My dog is called Rex, he is a very good boy.", SAM)
+            await say(core, clock, "Sundays are always hard for me.", SAM)
             await say(core, clock, "Take care and have a good one!", SAM)
+            await say(core, clock, "Catch you later, sleep well!", SAM)
         clock.advance(days=4)
         async with companion(settings, clock) as core:
             await say(core, clock, "My sister Claire is getting married on April 25!", SAM)
@@ -54,10 +56,17 @@ async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_english(
             assert "Paris" not in block  # the old city left the moment the new one was told
             assert "passed away" not in block.split("Be gentle about", 1)[0]  # the loss only as gentleness
             assert "Be gentle about" in block and system.count("passed away") == 1  # nothing recalled for "hi!"
-            for empty in ("have a good one", "Talk later", "Take care"):
+            assert "Hard times (for your tone, never say it): Sundays" in block  # a pattern, as tone
+            for empty in ("have a good one", "Talk later", "Take care", "Catch you later"):
                 assert empty not in system, empty
             # The thread of the last conversation: its last words that said something.
             assert "<thread>" in system and "jazz" in system.split("<thread>", 1)[1]
+            # A question searches memory: the goodbyes, though they match, take no line of what it shows.
+            await say(core, clock, "what did I tell you about my weekends and my plans for later?", SAM)
+            system = _system(llm)
+            assert "<memories>" in system and "Rex" in _block(system)
+            for empty in ("have a good one", "Talk later", "Take care", "Catch you later", "sleep well"):
+                assert empty not in system, empty
 
             assert (await core.commands.forget_everything(SAM)).ok
             assert await redis_mentions(core.redis, "7070") == []  # no person model left behind
@@ -75,13 +84,15 @@ async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_french(
             await say(core, clock, "J'habite à Paris depuis deux ans.", LEA)
             await say(core, clock, "Je suis infirmière de nuit à l'hôpital.", LEA)
             await say(core, clock, "Ma chatte s'appelle Miso.", LEA)
+            await say(core, clock, "Les dimanches sont durs pour moi.", LEA)
             await say(core, clock, "Bonne soirée, à plus !", LEA)
         clock.advance(days=3)
         async with companion(settings, clock) as core:
             await say(core, clock, "Ma sœur Claire se marie le 25 avril !", LEA)
             await say(core, clock, "Mon père est décédé l'an dernier, c'est encore dur.", LEA)
             await say(core, clock, "En fait j'ai déménagé à Lyon le mois dernier.", LEA)
-            await say(core, clock, "Bisous, bonne nuit !", LEA)
+            await say(core, clock, "J'adore le jazz et les longues balades.", LEA)
+            await say(core, clock, "Bisous, bonne nuit, dors bien !", LEA)
         clock.advance(days=2)
         async with companion(settings, clock) as core:
             await say(core, clock, "coucou !", LEA)
@@ -89,14 +100,24 @@ async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_french(
             block = _block(system)
             for fact in ("Léa", "Miso", "infirmière", "Lyon", "Claire", "Habite à"):
                 assert fact in block, (fact, block)
+            assert "mariage" in block or "marie" in block
             assert "Paris" not in block
             assert "décédé" not in block.split("Avec douceur", 1)[0]
             assert "Avec douceur" in block and system.count("décédé") == 1
-            for empty in ("Bonne soirée", "bonne nuit", "à plus"):
+            assert "Moments difficiles (pour le ton, sans jamais le dire) : les dimanches" in block, block
+            for empty in ("Bonne soirée", "bonne nuit", "à plus", "dors bien"):
+                assert empty not in system, empty
+            assert "<thread>" in system and "jazz" in system.split("<thread>", 1)[1]
+            await say(core, clock, "tu te souviens de ce que je t'ai dit sur mes soirées ?", LEA)
+            system = _system(llm)
+            assert "<memories>" in system
+            for empty in ("Bonne soirée", "bonne nuit", "à plus", "dors bien"):
                 assert empty not in system, empty
 
             assert (await core.commands.forget_everything(LEA)).ok
             assert await redis_mentions(core.redis, "8080", "Miso") == []
+            await say(core, clock, "coucou", LEA)
+            assert "<person>" not in _system(llm) and "Miso" not in _system(llm)
 
 
 async def test_memories_and_export_show_what_i_know_first_and_a_wrong_line_is_set_aside(
@@ -145,3 +166,50 @@ async def test_forgetting_the_memory_behind_a_line_takes_the_line(
             await say(core, clock, "hi!", SAM)
             block = _block(_system(llm))
             assert "jazz" in block and "Rex" not in block
+
+
+_MODEL_READS = {  # what the model's extraction reads in each message: facts a rule could not
+    "Rex kept me up all night again, the little rascal.": {"facts": [{"text": "Sam has a dog named Rex"}]},
+    "Another chaotic shift on the ward at Saint-Luc.": {
+        "facts": [{"text": "Works night shifts as a nurse at Saint-Luc"}]
+    },
+    "Paris is so grey today.": {"facts": [{"text": "Lives in Paris"}]},
+    "Finally unpacked the last boxes in Lyon!": {"facts": [{"text": "Lives in Lyon now", "replaces_old": True}]},
+    "Claire said yes to Hugo!": {
+        "facts": [{"text": "Her sister Claire is engaged to Hugo", "about": "sister"}],
+        "events": [{"what": "wedding", "about": "sister", "date": "2026-04-25"}],
+    },
+}
+
+
+def _reading(body: dict[str, object]) -> str:
+    """The fake model: a reply echoes; an extraction request gets what `_MODEL_READS` says of its message."""
+    messages = body["messages"]
+    assert isinstance(messages, list)
+    if not isinstance(body.get("response_format"), dict):
+        return "Tell me more!"
+    said = str(messages[-1]["content"])
+    return json.dumps(next((read for text, read in _MODEL_READS.items() if text in said), {}))
+
+
+async def test_with_the_model_extraction_its_facts_make_the_block_and_it_makes_no_call_of_its_own(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI(responder=_reading) as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=True)
+        async with companion(settings, clock) as core:
+            for text in ("My name is Sam.", "Paris is so grey today.", *list(_MODEL_READS)[:2]):
+                await say(core, clock, text, SAM)
+        clock.advance(days=3)
+        async with companion(settings, clock) as core:
+            for text in list(_MODEL_READS)[3:]:
+                await say(core, clock, text, SAM)
+        assert len(llm.bodies) == 2 * 7  # each message: its reply and the extraction call, nothing more
+        clock.advance(days=1)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "hi!", SAM)
+            [reply] = [b for b in llm.bodies[2 * 7 :] if not isinstance(b.get("response_format"), dict)]
+            block = _block(str(reply["messages"][0]["content"]))
+            for fact in ("Sam", "Rex (dog)", "nurse", "Lyon", "Claire (sister)", "wedding"):
+                assert fact in block, (fact, block)
+            assert "Paris" not in block
