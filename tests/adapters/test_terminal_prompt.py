@@ -1,5 +1,6 @@
 """`souvenir chat` on a real terminal (a pseudo-terminal): the prompt stays whole while log lines and the
-companion's messages print above it, and Ctrl-D leaves on a new line."""
+companion's messages print above it, lines can be edited and the last ones brought back, and Ctrl-D leaves on a
+new line."""
 
 from __future__ import annotations
 
@@ -70,6 +71,14 @@ class Terminal:
                     except OSError:  # the chat closed the terminal
                         raise AssertionError(f"the chat ended; the screen:\n{self.raw}") from None
 
+    async def shows_last(self, line: str, *, within: float = 30) -> None:
+        """Until the terminal's last line reads `line`."""
+        async with asyncio.timeout(within):
+            while ([shown for shown in screen(self.raw) if shown] or [""])[-1] != line:
+                ready, _, _ = await asyncio.to_thread(select.select, [self._master], [], [], 0.2)
+                if ready:
+                    self.raw += os.read(self._master, 4096).decode(errors="replace")
+
     async def read_to_the_end(self) -> None:
         """What the chat printed until it closed the terminal."""
         while True:
@@ -108,7 +117,7 @@ async def chat_on_a_terminal(env: dict[str, str]) -> AsyncIterator[tuple[Termina
         os.close(master)
 
 
-async def test_a_log_line_while_the_prompt_waits_prints_above_it_and_ctrl_d_leaves_on_a_new_line(
+async def test_a_log_line_prints_above_the_prompt_up_brings_back_the_last_line_and_ctrl_d_leaves_on_a_new_line(
     fake_llm: FakeOpenAI, data_dir: Path
 ) -> None:
     # The reply, then memory extraction that hangs past the timeout: a warning while the person types.
@@ -126,7 +135,9 @@ async def test_a_log_line_while_the_prompt_waits_prints_above_it_and_ctrl_d_leav
         assert "WARNING" in warning and "you>" not in warning, shown
         assert shown[-1] == "you> half-typed", shown  # the prompt, whole, below the log line
 
-        terminal.type("\x15\x04")  # Ctrl-U clears the line, Ctrl-D leaves
+        terminal.type("\x15\x1b[A")  # Ctrl-U clears the line, Up brings back the last one sent
+        await terminal.shows_last("you> hi")
+        terminal.type("\x15\x04")  # Ctrl-U clears it again, Ctrl-D leaves
         assert await asyncio.wait_for(process.wait(), 60) == 0
         await asyncio.wait_for(terminal.read_to_the_end(), 10)
     *_, last_prompt, after_it = screen(terminal.raw)
