@@ -34,6 +34,7 @@ async def test_a_picture_is_written_to_the_data_dir_and_its_path_printed(redis_u
         code, out, err = await run_chat(["send me a picture of you", "/picture at the café"], env, "--user", "lea")
 
     assert code == 0, err
+    assert "ERROR" not in err and "Traceback" not in err, err  # the exchange with its picture went to the outbox
     assert out.count("Coffee and a good book, thinking of you.") == 2
     paths = [Path(found) for found in re.findall(r"^(/\S+\.png)$", out, re.MULTILINE)]
     assert len(paths) == 2, out + err
