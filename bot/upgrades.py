@@ -19,7 +19,7 @@ from memory.index_factory import backend_for, edge_directory, open_embedder, ope
 from memory.qdrant.driver import IndexDriver
 from memory.redis_connect import redis_client
 from memory.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
-from memory.schema import IndexInUse, SchemaRecord, embedding_id, keywords_for, migrate
+from memory.schema import IndexInUse, SchemaRecord, embedding_id, keywords_for, keywords_to_do, migrate
 
 
 @asynccontextmanager
@@ -41,11 +41,14 @@ async def run_migrate(settings: Settings, console: Console | None = None) -> int
     console = console or Console()
     async with _stores(settings, index=False) as client:
         steps = await migrate(client, settings)
-        version = await SchemaRecord(client).version()
+        version, in_use = await SchemaRecord(client).version(), await SchemaRecord(client).index()
     for step in steps:
         console.print(f"migrated: {step}")
     if not steps:
         console.print(f"nothing to migrate: the stored data is at schema version {version}")
+    to_do = keywords_to_do(in_use, keywords_for(settings.encryption_key is not None)) if in_use else None
+    if to_do:  # the index is not opened here: what its record says a start would ask
+        console.print(to_do)
     return 0
 
 

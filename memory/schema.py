@@ -163,6 +163,20 @@ def check_keywords(in_use: IndexInUse, wanted: str) -> None:
     )
 
 
+def keywords_to_do(in_use: IndexInUse, wanted: str) -> str | None:
+    """For `souvenir migrate`, which does not open the index: what a start would ask of its keyword ids, if
+    anything (`wanted`: `keywords_for` this configuration)."""
+    if in_use.keywords is not None and in_use.keywords != wanted:
+        how = "keyed per person" if wanted == KEYWORDS_KEYED else "in clear (SOUVENIR_ENCRYPTION_KEY is not set)"
+        return f"to do: run `souvenir reindex` to rebuild the memory index's keyword ids {how}; a start refuses it"
+    if in_use.keywords is None and in_use.dimension is not None and wanted == KEYWORDS_KEYED:
+        return (
+            "to do: the memory index was written by a version whose keyword ids were not keyed per person; if it "
+            "holds memories, run `souvenir reindex` to key them (a start refuses it until then)"
+        )
+    return None
+
+
 def keywords_check(client: aioredis.Redis, in_use: IndexInUse, *, encrypted: bool) -> Callable[[int], Awaitable[None]]:
     """For a start, once the memory index is open (told how many memories it holds): its keyword ids must be
     made as `keywords_for(encrypted)` says (else: `souvenir reindex`); a store from before they were recorded

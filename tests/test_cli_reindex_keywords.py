@@ -17,7 +17,7 @@ from rich.console import Console
 
 from bot.config import Settings
 from bot.errors import ConfigError
-from bot.upgrades import run_reindex
+from bot.upgrades import run_migrate, run_reindex
 from memory.crypto import DataKeys, FileKeyStore, PersonCipher, Sealer, new_master_key
 from memory.index_factory import open_embedder, open_memory_index
 from memory.qdrant import index as index_module
@@ -131,3 +131,29 @@ async def test_a_new_store_is_keyed_from_the_start_and_a_clear_one_stays_clear(r
     await raw_client.hdel("souvenir:schema", "index_keywords")
     await keywords_check(raw_client, fresh, encrypted=False)(5)  # an unencrypted store with memories: crc32, fine
     assert (await schema.index()) == IndexInUse(0, fresh.embedding, None, KEYWORDS_PLAIN)
+
+
+async def test_migrate_says_when_the_keyword_ids_need_a_reindex(raw_client: aioredis.Redis, redis_url: str) -> None:
+    base = {"redis_url": redis_url, "embedding_provider": "openai-compatible",
+            "embedding_base_url": "http://127.0.0.1:9/v1"}  # fmt: skip
+    encrypted, clear = Settings(**base, encryption_key=new_master_key()), Settings(**base)
+
+    async def said(settings: Settings) -> str:
+        out = io.StringIO()
+        assert await run_migrate(settings, Console(file=out, width=300)) == 0
+        return out.getvalue()
+
+    assert "souvenir reindex" not in await said(encrypted)  # a new store: keyed from its first memory
+    schema = SchemaRecord(raw_client)
+    in_use = await schema.index()
+    assert in_use is not None
+    await schema.note_dimension(in_use, 3)  # a start of an earlier version opened it: its ids were crc32
+    assert "if it holds memories, run `souvenir reindex`" in await said(encrypted)
+    assert "souvenir reindex" not in await said(clear)
+
+    await raw_client.hset("souvenir:schema", "index_keywords", KEYWORDS_PLAIN)  # recorded by a start in clear
+    assert "run `souvenir reindex` to rebuild the memory index's keyword ids keyed per person" in await said(encrypted)
+    assert "souvenir reindex" not in await said(clear)
+    await raw_client.hset("souvenir:schema", "index_keywords", KEYWORDS_KEYED)
+    assert "souvenir reindex" not in await said(encrypted)
+    assert "keyword ids in clear (SOUVENIR_ENCRYPTION_KEY is not set)" in await said(clear)
