@@ -98,7 +98,7 @@ def _place(text: str) -> str:
 
 
 def _source(record: MemoryRecord) -> Source:
-    return Source(record.memory_id, record.kind.value, shown_text(record))
+    return Source(record.memory_id, record.kind.value, shown_text(record), record.created_at)
 
 
 def _clean(text: str) -> str:

@@ -52,12 +52,14 @@ class RedisPersonModels:
         await self._redis.delete(person_model_key(user_key))
 
 
-def _source_json(source: Source) -> dict[str, str]:
-    return {"id": source.memory_id, "kind": source.kind, "text": source.text}
+def _source_json(source: Source) -> dict[str, str | None]:
+    at = source.told_at.isoformat() if source.told_at else None
+    return {"id": source.memory_id, "kind": source.kind, "text": source.text, "at": at}
 
 
 def _source(data: dict[str, Any]) -> Source:
-    return Source(data["id"], data["kind"], data["text"])
+    at = datetime.fromisoformat(data["at"]) if data.get("at") else None  # a model kept before it said when
+    return Source(data["id"], data["kind"], data["text"], at)
 
 
 def _to_json(model: PersonModel) -> str:

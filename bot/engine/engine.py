@@ -44,7 +44,7 @@ from bot.engine.model import (
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.outbox import Outbox
 from bot.engine.person_model import PersonModels, Source
-from bot.engine.person_prompt import after_pause, person_block, read_person_model
+from bot.engine.person_prompt import after_pause, not_in_block, person_block, read_person_model
 from bot.engine.persona import Persona
 from bot.engine.picture_maker import PictureMaker
 from bot.engine.picture_reply import answer_with_picture
@@ -283,6 +283,7 @@ class Engine:
         who = name_of(profile.preferred_name or message.user.display_name, "the person")
         resumed = after_pause(profile.last_seen_at, now, self._options.thread_pause)
         person = person_block(known, who, language, local_now.date(), with_thread=resumed)
+        memories = not_in_block(memories, person)  # the block quotes them already
         # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
         hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
         safety = assess_safety(

@@ -45,10 +45,17 @@ def not_in_view(
     """`memories` less those drawn from a message of `person` in the talk going on (the turns show it); an
     excerpt that loses its first message starts with the next one."""
     said = said_in_this_talk(history, person, now)
-    if not said:
-        return list(memories)
+    return without_said_at(memories, said) if said else list(memories)
+
+
+def without_said_at(
+    memories: Sequence[RecalledMemory], said: frozenset[datetime], memory_ids: frozenset[str] = frozenset()
+) -> list[RecalledMemory]:
+    """`memories` less those told at one of the times `said` (a message shown elsewhere in the prompt, or a fact
+    read from it) or among `memory_ids`; a memory that gives a date keeps its line (the message's "tomorrow" is
+    not today's). An excerpt that loses its first message starts with the next one."""
     kept: list[RecalledMemory] = []
     for excerpt in excerpts(memories):
-        left = [m for m in excerpt if m.on is not None or m.told_at not in said]
+        left = [m for m in excerpt if m.on is not None or (m.told_at not in said and m.memory_id not in memory_ids)]
         kept += [replace(m, follows=i > 0) if m.follows != (i > 0) else m for i, m in enumerate(left)]
     return kept

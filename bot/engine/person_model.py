@@ -33,6 +33,7 @@ class Source:
     memory_id: str
     kind: str
     text: str
+    told_at: datetime | None = None  # when it was said: recall's memories of the same message carry the same time
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,15 @@ class PersonLine:
     @property
     def memory_ids(self) -> tuple[str, ...]:
         return tuple(s.memory_id for s in self.sources)
+
+    @property
+    def quotes_them(self) -> bool:
+        """Shown as their own words (« … »), not as a name, a place or a topic."""
+        words = len(self.value.split())
+        return (
+            self.aspect == ABOUT or (self.aspect == GENTLE and words > _TOPIC_WORDS)
+            or (self.aspect == WORK and words > _ROLE_WORDS)
+        )  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +143,7 @@ def _words(aspect: str, lines: Sequence[PersonLine], language: str, today: date)
         events = "; ".join(f"{line.value} — {_when(line.on, today, fr)}" if line.on else line.value for line in lines)
         return (f"En ce moment : {events}" if fr else f"Going on now: {events}")
     if aspect == GENTLE:
-        said = "; ".join(v if len(v.split()) <= _TOPIC_WORDS else _said(v) for v in values)
+        said = "; ".join(_said(line.value) if line.quotes_them else line.value for line in lines)
         return (
             f"Avec douceur, sans l'aborder le premier : {said}" if fr
             else f"Be gentle about (never bring it up first): {said}"
@@ -150,7 +160,7 @@ def _words(aspect: str, lines: Sequence[PersonLine], language: str, today: date)
         DISLIKES: ("N'aime pas", "Dislikes"),
         ABOUT: ("À savoir", "Also"),
     }[aspect][0 if fr else 1]
-    if aspect == ABOUT or (aspect == WORK and any(len(v.split()) > _ROLE_WORDS for v in values)):
+    if any(line.quotes_them for line in lines):
         joined = "; ".join(_said(v) for v in values)  # their own words
     else:
         joined = ", ".join(values)  # a role ("assistant manager"), things they love
