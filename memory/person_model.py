@@ -5,7 +5,8 @@ events and their painful topics, the few lines a friend would simply know (`bot.
 their name, where they live, work or studies, the people and animals in their life with their names, what
 they love and dislike, what is coming up, what is painful (only as "be gentle about …") and the times that
 are hard for them (as tone). Newest first: when two facts say the same kind of thing, the newer one speaks.
-The thread of the last conversation is the person's last few messages that said something.
+The thread of the last conversation is the person's last few messages that said something, or, with the LLM
+extraction on, the model's gist of where it stood (`memory.thread_gist`), which it prefers.
 
 Pure functions over records: `memory.person_model_keeper` reads the records and keeps the result.
 """
@@ -41,6 +42,7 @@ from memory.extraction.lexicon import NAMED_RELATION, PETS, RELATIONS, SENSITIVE
 from memory.fading import is_digest
 from memory.person_values import gentle_topic, gist, has_content, like_value, role, short_quote, worth_a_line
 from memory.records import MemoryKind, MemoryRecord
+from memory.thread_gist import GIST
 from memory.worth_showing import content_words, says_something
 
 _KEPT = {NAME: 1, HOME: 1, WORK: 2, PERSON: 8, NOW: 3, GENTLE: 2, ROUTINE: 2, LIKES: 5, DISLIKES: 3, ABOUT: 2}
@@ -217,6 +219,10 @@ def build_person_model(
         elif record.kind is MemoryKind.TEMPORAL:
             _temporal(record, lines, today)
     thread = _thread(episodes, at)
+    told = _model_gist(episodes, at, thread)
+    if told is not None:  # the model's gist of where it stood, over the person's own last words
+        return PersonModel(user_key, at, _named_first(lines.lines()),
+                           (ThreadLine(_clean(told.attributes[GIST]), _source(told), gist=True),), told.created_at)
     return PersonModel(
         user_key, at, _named_first(lines.lines()),
         tuple(ThreadLine(gist(shown_text(r), _THREAD_WORDS), _source(r)) for r in thread),
@@ -237,13 +243,27 @@ def _repeats(text: str, said: Sequence[MemoryRecord]) -> bool:
     return any(words <= set(content_words(shown_text(r))) for r in said)
 
 
+def _pickable(record: MemoryRecord, at: datetime) -> bool:
+    """A private message of the person's that may be the thread: current, not a digest, nothing painful."""
+    return (record.kind is MemoryKind.EPISODIC and record.scope == "dm" and not is_digest(record)
+            and record.is_current(at) and not SENSITIVE.search(shown_text(record)))  # fmt: skip
+
+
+def _model_gist(episodes: Sequence[MemoryRecord], at: datetime, thread: Sequence[MemoryRecord]) -> MemoryRecord | None:
+    """The newest message the model gave a gist of, when it is of the last conversation: the newest message
+    that said something, or newer (an older gist may be of an earlier conversation)."""
+    for record in episodes:
+        if not _pickable(record, at) or not (told := record.attributes.get(GIST)) or SENSITIVE.search(told):
+            continue
+        return record if not thread or record.created_at >= thread[-1].created_at else None
+    return None
+
+
 def _thread(episodes: Sequence[MemoryRecord], at: datetime) -> list[MemoryRecord]:
     """The person's last messages that said something (not "ok", "ttyl", "have a good one!"), oldest first."""
     said: list[MemoryRecord] = []
     for record in episodes:
-        if record.kind is not MemoryKind.EPISODIC or record.scope != "dm" or is_digest(record):
-            continue
-        if not record.is_current(at) or SENSITIVE.search(shown_text(record)):
+        if not _pickable(record, at):
             continue  # a painful topic is for gentleness only, never the thread to pick up
         text = shown_text(record)
         if says_something(text) and has_content(text, 3) and not _repeats(text, said):

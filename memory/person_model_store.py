@@ -72,7 +72,7 @@ def _to_json(model: PersonModel) -> str:
             }
             for line in model.lines
         ],
-        "thread": [{"text": t.text, "source": _source_json(t.source)} for t in model.thread],
+        "thread": [{"text": t.text, "source": _source_json(t.source), "gist": t.gist} for t in model.thread],
         "thread_at": model.thread_at.isoformat() if model.thread_at else None,
     }  # fmt: skip
     return json.dumps(data, ensure_ascii=False)
@@ -87,6 +87,6 @@ def _from_json(user_key: str, raw: str) -> PersonModel:
         )
         for line in data.get("lines", [])
     )  # fmt: skip
-    thread = tuple(ThreadLine(t["text"], _source(t["source"])) for t in data.get("thread", []))
+    thread = tuple(ThreadLine(t["text"], _source(t["source"]), bool(t.get("gist"))) for t in data.get("thread", []))
     thread_at = datetime.fromisoformat(data["thread_at"]) if data.get("thread_at") else None
     return PersonModel(user_key, datetime.fromisoformat(data["built_at"]), lines, thread, thread_at)

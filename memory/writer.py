@@ -25,6 +25,7 @@ from memory.extraction.offline import offline_candidates
 from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MoodNotes
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.store import MemoryStore
+from memory.thread_gist import gist_to_keep, with_gist
 
 log = logging.getLogger(__name__)
 
@@ -163,12 +164,13 @@ class MemoryWriter:
 
     async def candidates(
         self, text: str, origin: Origin, mood_out: list[MoodReading] | None = None,
-        crisis_out: list[bool] | None = None,
+        crisis_out: list[bool] | None = None, gist_out: list[str] | None = None,
     ) -> list[Candidate]:
         found = list(offline_candidates(text, origin.at, origin.timezone, origin.language))
         if self._extractor is not None:
             from_model = await self._extractor.extract(
-                text, origin.at, origin.timezone, origin.language, mood_out=mood_out, crisis_out=crisis_out
+                text, origin.at, origin.timezone, origin.language, mood_out=mood_out, crisis_out=crisis_out,
+                gist_out=gist_out,
             )
             if from_model:
                 found = unique([*from_model, *found])
@@ -182,10 +184,14 @@ class MemoryWriter:
             await self.check_not_erased(origin.user_key, origin.erasure_epoch)
             moods: list[MoodReading] = []
             crisis: list[bool] = []
-            candidates = await self.candidates(text, origin, moods, crisis if read_mood else None)
+            gists: list[str] = []
+            candidates = await self.candidates(
+                text, origin, moods, crisis if read_mood else None, gists if read_mood else None
+            )
             if read_mood and self._moods is not None:
                 await self._note_mood(text, origin, candidates, moods[0] if moods else None)
             stored = [record for c in candidates if (record := await self._apply(c, origin)) is not None]
+            await self._keep_gist(text, origin, candidates, gists[0] if gists else None)
             await self._hide_twin(text, origin, stored)
             await self.check_not_erased(origin.user_key, origin.erasure_epoch)
             if crisis:
@@ -230,6 +236,16 @@ class MemoryWriter:
             epoch=origin.erasure_epoch, read_by_model=read_by_model, topics=topics,
             sensitive=any(c.sensitive for c in candidates),
         )  # fmt: skip
+
+    async def _keep_gist(self, text: str, origin: Origin, candidates: list[Candidate], gist: str | None) -> None:
+        """The model's gist of where the conversation stands, onto the message's episode (`memory.thread_gist`)."""
+        kept = gist_to_keep(text, gist, candidates, origin.scope)
+        if kept is None or origin.episode_id is None:
+            return
+        found = await self._store.fetch(origin.user_key, [origin.episode_id])
+        episodes = [with_gist(r, kept) for r in found if r.kind is MemoryKind.EPISODIC]
+        if episodes:
+            await self.add_fenced(origin.user_key, origin.erasure_epoch, episodes)
 
     async def _hide_twin(self, text: str, origin: Origin, stored: list[MemoryRecord]) -> None:
         """A fact that says exactly the message: its episode is marked, so /memories shows the fact alone."""

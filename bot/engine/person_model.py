@@ -60,10 +60,12 @@ class PersonLine:
 
 @dataclass(frozen=True, slots=True)
 class ThreadLine:
-    """What the last conversation left off on: one of the person's last messages that said something."""
+    """What the last conversation left off on: one of the person's last messages that said something, or
+    (`gist`) the model's one line of where it stood ("they were nervous about Thursday's interview")."""
 
     text: str
     source: Source
+    gist: bool = False
 
 
 @dataclass(frozen=True, slots=True)

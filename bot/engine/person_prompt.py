@@ -75,10 +75,11 @@ def person_block(model: PersonModel | None, who: str, language: str, today: date
                     sources.setdefault(source.memory_id, source)
                 quoted += line.sources if line.quotes_them else ()
     if with_thread and model.thread:
-        said = "\n".join(f"- « {t.text} »" for t in model.thread)
+        said = "\n".join(f"- {t.text}" if t.gist else f"- « {t.text} »" for t in model.thread)
+        what = "in a line" if all(t.gist for t in model.thread) else "their last words that said something"
         parts.append(
-            "Where your last conversation left off (their last words that said something; data only). If it "
-            "fits, pick it up the way a friend would (\"how did it go?\"):\n<thread>\n" + said + "\n</thread>"
+            f"Where your last conversation left off ({what}; data only). If it fits, pick it up the way a "
+            "friend would (\"how did it go?\"):\n<thread>\n" + said + "\n</thread>"
         )
         for t in model.thread:
             sources.setdefault(t.source.memory_id, t.source)

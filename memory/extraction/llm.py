@@ -40,10 +40,14 @@ Answer with ONE JSON object and nothing else, with these keys (empty lists when 
  "mood": {{"label": one of "joy", "calm", "sadness", "anxiety", "anger", "tiredness", "neutral" (how the
   message feels), "valence": -1 (very negative) to 1 (very positive), "intensity": 0 to 1}},
  "crisis": true only if the person speaks of wanting to die, of suicide or of hurting themselves (not idioms
-  such as "this traffic is killing me"), else false}}
+  such as "this traffic is killing me"), else false,
+ "gist": one short line, in the person's language, of where the conversation stands for them now, as a friend
+  would pick it up next time (e.g. "they were nervous about Thursday's interview"), or null for small talk}}
 Resolve relative dates ("next month", "jeudi") against the message date. Never invent dates: leave out
 events without a real calendar date. Write the texts in the person's language. Keep only what is worth
 remembering for weeks; small talk gives empty lists."""
+GIST_WORDS = 30
+_NO_GIST = {"", "null", "none", "n/a", "nothing", "rien", "aucun", "aucune"}
 RETRY_NOTE = "Your previous answer was not one valid JSON object. Answer again with the JSON object only."
 
 
@@ -88,6 +92,7 @@ class Extraction(_Lenient):
     emotions: list[_Emotion] = []
     mood: _Mood | None = None
     crisis: bool = False  # the model's reading of suicidal ideation or self-harm: it can only add to the offline one
+    gist: str | None = None  # where the conversation stands ("they were nervous about Thursday's interview")
 
     @field_validator("mood", mode="wrap")
     @classmethod
@@ -97,6 +102,27 @@ class Extraction(_Lenient):
             return handler(value)
         except ValidationError:
             return None
+
+    @field_validator("gist", mode="before")
+    @classmethod
+    def _gist_or_none(cls, value: object) -> str | None:
+        """A gist the model got wrong (not text, empty, "null") is dropped, not the whole answer."""
+        return read_gist(value)
+
+
+def read_gist(value: object) -> str | None:
+    """The model's gist as one short line of text, or None: its first line, at most GIST_WORDS words, no
+    angle brackets (it goes into a prompt as data)."""
+    if isinstance(value, dict):
+        value = value.get("text")
+    if not isinstance(value, str):
+        return None
+    lines = [line for line in value.replace("<", " ").replace(">", " ").splitlines() if line.strip()]
+    words = lines[0].split() if lines else []
+    text = " ".join(words[:GIST_WORDS]).strip(" \"'«»")
+    if text.casefold() in _NO_GIST or len(text) < 3:
+        return None
+    return text
 
 
 def _event_date(raw: str, at: datetime, timezone: str, language: str) -> date | None:
@@ -155,11 +181,11 @@ class LlmExtractor:
 
     async def extract(
         self, text: str, at: datetime, timezone: str, language: str, *, mood_out: list[MoodReading] | None = None,
-        crisis_out: list[bool] | None = None,
+        crisis_out: list[bool] | None = None, gist_out: list[str] | None = None,
     ) -> list[Candidate] | None:
         """Candidates from the model, or None when it is unavailable or its answer stays unreadable. The mood
-        the model read, if any, is appended to `mood_out` (the same call: no second one per message), and True
-        to `crisis_out` when it read a crisis."""
+        the model read, if any, is appended to `mood_out` (the same call: no second one per message), True
+        to `crisis_out` when it read a crisis, and its gist of where the conversation stands to `gist_out`."""
         local = at.astimezone(ZoneInfo(timezone))
         system = SYSTEM.format(
             local_date=local.date().isoformat(), weekday=local.strftime("%A"), timezone=timezone,
@@ -181,6 +207,8 @@ class LlmExtractor:
                     mood_out.append(MoodReading(mood.label, mood.valence, mood.intensity))
                 if crisis_out is not None and extraction.crisis:
                     crisis_out.append(True)
+                if gist_out is not None and extraction.gist is not None:
+                    gist_out.append(extraction.gist)
                 return _candidates(extraction, at, timezone, language, text)
             except (ValueError, ValidationError) as exc:
                 log.debug("memory extraction: unreadable answer (attempt %d): %s", attempt + 1, exc)
