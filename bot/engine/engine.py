@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from bot.engine.addressing import with_addressing
 from bot.engine.age import with_stated_age
 from bot.engine.budget import fit_prompt
-from bot.engine.card_prompt import name_of
+from bot.engine.card_prompt import matched_lore, name_of
 from bot.engine.city_zones import Cities
 from bot.engine.crisis import LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
@@ -28,6 +28,7 @@ from bot.engine.in_window import not_in_view, said_before
 from bot.engine.inbox import Inbox
 from bot.engine.language import detect_language, reply_language
 from bot.engine.locks import InProcessConversationLocks
+from bot.engine.lore import LoreEntry
 from bot.engine.message_text import CleanText, clean_message_text
 from bot.engine.metrics import EngineMetrics, NoMetrics
 from bot.engine.model import (
@@ -265,12 +266,14 @@ class Engine:
         in_group = message.chat_kind is ChatKind.GROUP
         # Independent reads, at once: the window's round trip and the others hide behind recall.
         known_read = asyncio.create_task(read_person_model(self._person_models, message.user.key, in_group))
+        lore_read = asyncio.create_task(self._lore(message.text))  # off the loop, while the reads wait
         memories, occasions, mood, history, learned, offer = await asyncio.gather(
             self._recall(message, profile, zone), self._occasions(message, profile, local_now),
             self._mood(message.user.key, in_group), self._window.recent_turns(message.conversation_id),
             self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
         )  # fmt: skip
         known = await known_read  # never raises: a failed read is no block
+        lore = await lore_read
         memories = not_in_view(memories, history, message.user.key, message.sent_at)  # the turns say them already
         # Chosen with /language, it stays; else it follows what they write, this message weighed with their last.
         language = reply_language(
@@ -302,7 +305,7 @@ class Engine:
             person=person.text,
             occasions=occasions,
             user_key=message.user.key,
-            scan_text=message.text,
+            lore=lore,
             first_meeting=profile.first_seen_at is None,
             context_tokens=self._options.context_tokens,
             preferred_name=profile.preferred_name,
@@ -480,6 +483,13 @@ class Engine:
         except Exception:
             log.exception("the learned crisis reader failed; the phrase cues read this message alone")
             return None
+
+    async def _lore(self, text: str) -> Sequence[LoreEntry]:
+        """The card's lore this message triggers, matched on a worker thread: hundreds of keys, regexes among
+        them, on a long message take milliseconds the event loop owes other conversations. No hop without lore."""
+        if not self._persona.lore:
+            return ()
+        return await asyncio.to_thread(matched_lore, self._persona, text, self._options.context_tokens)
 
     async def _mood(self, user_key: str, in_group: bool) -> MoodSnapshot | None:
         if self._moods is None or in_group:

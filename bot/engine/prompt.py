@@ -8,6 +8,7 @@ from datetime import date, datetime, timedelta
 
 from bot.engine.card_prompt import closing_note_part, greeting_part, name_of, persona_parts, quoted
 from bot.engine.language import LANGUAGE_NAMES
+from bot.engine.lore import LoreEntry
 from bot.engine.memory_when import told_note, when_note, with_relative_date
 from bot.engine.model import RecalledMemory, excerpts
 from bot.engine.persona import Persona
@@ -42,7 +43,7 @@ class PromptContext:
     tone: str = ""  # how to speak given how they have been feeling (`bot.engine.tone`)
     # Persona and addressing (see the section at the end of this module).
     user_key: str = ""
-    scan_text: str = ""  # what lore keys are looked for in: the person's message
+    lore: Sequence[LoreEntry] = ()  # the card's entries this message triggers (`card_prompt.matched_lore`)
     first_meeting: bool = False  # their very first message: the persona's greeting is offered
     context_tokens: int | None = None  # the model's context budget (SOUVENIR_LLM_CONTEXT_TOKENS)
     preferred_name: str = ""  # how they asked to be called
@@ -90,7 +91,7 @@ def build_system_prompt(context: PromptContext) -> str:
     closing parts, the picture instructions; then the safety rules and any crisis guidance, always last, so
     nothing a card, a name or a memory says comes after them."""
     who = name_of(context.user_name)
-    parts = persona_parts(context.persona, context.user_name, context.scan_text, context.context_tokens)
+    parts = persona_parts(context.persona, context.user_name, context.lore, context.context_tokens)
     now = context.local_now
     parts.append(
         f"For {who} it is {now.strftime('%A %d %B %Y, %H:%M')} ({context.timezone}). "
