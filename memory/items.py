@@ -9,6 +9,7 @@ from memory.episodes import VIA, shown_text
 from memory.extraction.candidates import PRECISION
 from memory.extraction.dated import describe_event
 from memory.records import MemoryKind, MemoryRecord
+from memory.thread_gist import GIST
 
 BIRTHDAY_LABELS = frozenset({"birthday", "anniversaire", "bday", "anniversaire de naissance"})
 ANNIVERSARY_LABELS = frozenset({"anniversary", "wedding anniversary", "anniversaire de mariage"})
@@ -39,6 +40,8 @@ def memory_item(record: MemoryRecord, *, full: bool = False) -> MemoryItem:
             timezone=record.timezone,
             indexed_text=record.text,
         )
+        if record.attributes.get(GIST):
+            extra["gist"] = record.attributes[GIST]  # the model's line of where the conversation stood
     return MemoryItem(record.memory_id, record.kind.value, shown_text(record), record.created_at, record.event_at,
                       record.scope, extra)  # fmt: skip
 

@@ -60,6 +60,8 @@ async def test_after_a_pause_the_thread_is_the_models_gist_of_the_last_conversat
             await say(core, clock, "hi!", SAM)
             thread = _thread(_replies(llm)[-1])
             assert GIST in thread and "five people" not in thread and "cleaning" not in thread
+            exported = json.loads(await core.commands.export(SAM))["memories"]
+            assert [m["details"]["gist"] for m in exported if "gist" in m.get("details", {})] == [GIST]  # exported
             await say(core, clock, "so, what's new?", SAM)
             assert "<thread>" not in _replies(llm)[-1]  # the first message after a pause only
 
