@@ -44,7 +44,7 @@ from bot.engine.model import (
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.outbox import Outbox
-from bot.engine.person_model import PersonModels, Source
+from bot.engine.person_model import PersonModels, Source, addressed
 from bot.engine.person_prompt import after_pause, not_in_block, person_block, read_person_model
 from bot.engine.persona import Persona
 from bot.engine.picture_maker import PictureMaker
@@ -273,6 +273,8 @@ class Engine:
             self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
         )  # fmt: skip
         known = await known_read  # never raises: a failed read is no block
+        if not in_group:  # "call me Max", their pronouns: a line of the block
+            known = addressed(known, message.user.key, profile.preferred_name, profile.pronouns, now)
         lore = await lore_read
         memories = not_in_view(memories, history, message.user.key, message.sent_at)  # the turns say them already
         # Chosen with /language, it stays; else it follows what they write, this message weighed with their last.

@@ -17,10 +17,11 @@ from datetime import date, datetime
 from typing import Protocol
 
 # What a line says, in the order the block shows them (the first ones are kept when the block is too long).
-NAME, HOME, WORK, PERSON, NOW, GENTLE, ROUTINE, LIKES, DISLIKES, ABOUT = (
-    "name", "home", "work", "person", "now", "gentle", "routine", "likes", "dislikes", "about",
+# CALLED is no memory's: how they asked to be called and their pronouns, from their profile (`addressed`).
+NAME, CALLED, HOME, WORK, PERSON, NOW, GENTLE, ROUTINE, LIKES, DISLIKES, ABOUT = (
+    "name", "called", "home", "work", "person", "now", "gentle", "routine", "likes", "dislikes", "about",
 )  # fmt: skip
-ASPECTS = (NAME, HOME, WORK, PERSON, NOW, GENTLE, ROUTINE, LIKES, DISLIKES, ABOUT)
+ASPECTS = (NAME, CALLED, HOME, WORK, PERSON, NOW, GENTLE, ROUTINE, LIKES, DISLIKES, ABOUT)
 MAX_WORDS = 120  # the whole block, labels included
 _TOPIC_WORDS = 3  # a gentle line this short names the topic ("the breakup"); a longer one is their words
 _ROLE_WORDS = 5  # a work line this short is a role ("nurse at Saint-Luc"), shown as words, not as a quote
@@ -41,7 +42,7 @@ class PersonLine:
     aspect: str  # one of ASPECTS
     value: str  # the words: a name, a place, a topic, their own sentence
     sources: tuple[Source, ...]
-    relation: str = ""  # PERSON: "sister", "dog", "chat"…
+    relation: str = ""  # PERSON: "sister", "dog", "chat"…; CALLED: their pronouns
     on: date | None = None  # NOW: the local date it happens
 
     @property
@@ -91,6 +92,22 @@ class PersonModel:
         return replace(self, lines=lines, thread=thread)
 
 
+def addressed(model: PersonModel | None, user_key: str, name: str, pronouns: str, at: datetime) -> PersonModel | None:
+    """The model with a line of how they asked to be called ("call me Max", /profile) and their pronouns (no
+    memory backs it: their profile does). A name their memories already give is not said twice."""
+    name, pronouns = _plain(name), _plain(pronouns)
+    base = model or PersonModel(user_key, at)
+    if any(line.aspect == NAME and line.value.casefold() == name.casefold() for line in base.lines):
+        name = ""  # "Name: Léa" says it, and can be corrected
+    if not name and not pronouns:
+        return model
+    return replace(base, lines=(PersonLine(CALLED, name, (), pronouns), *base.lines))
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("<", " ").replace(">", " ").split())
+
+
 class PersonModels(Protocol):
     """Where the person model is kept (built in the background by long-term memory)."""
 
@@ -134,6 +151,8 @@ def drawn_on(model: PersonModel | None, language: str, today: date) -> list[Sour
 def _words(aspect: str, lines: Sequence[PersonLine], language: str, today: date) -> str:
     fr = language == "fr"
     values = [line.value for line in lines]
+    if aspect == CALLED:
+        return _called(lines[0], fr)
     if aspect == NAME:
         return (f"Prénom : {values[0]}" if fr else f"Name: {values[0]}")
     if aspect == HOME:
@@ -167,6 +186,14 @@ def _words(aspect: str, lines: Sequence[PersonLine], language: str, today: date)
     else:
         joined = ", ".join(values)  # a role ("assistant manager"), things they love
     return f"{label} : {joined}" if fr else f"{label}: {joined}"
+
+
+def _called(line: PersonLine, fr: bool) -> str:
+    name, pronouns = line.value, line.relation
+    if not name:
+        return f"Pronoms : {pronouns}" if fr else f"Pronouns: {pronouns}"
+    told = f"Se fait appeler {name}" if fr else f"Goes by {name}"
+    return f"{told} ({pronouns})" if pronouns else told
 
 
 def _said(text: str) -> str:

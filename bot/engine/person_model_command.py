@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import date
+from datetime import date, datetime
 from typing import Any, Protocol
 from zoneinfo import ZoneInfo
 
-from bot.engine.person_model import PersonModel, PersonModels, shown_lines
+from bot.engine.model import UserProfile
+from bot.engine.person_model import PersonModel, PersonModels, addressed, shown_lines
 from bot.engine.ports import Clock, ProfileStore
 from bot.engine.texts import say_in
 
@@ -28,6 +29,12 @@ _TEXTS = {
     "person_corrected": {
         "en": "Thanks for telling me: I've set aside « {line} ».",
         "fr": "Merci de me le dire : j'ai mis de côté « {line} ».",
+    },
+    "person_profile_line": {
+        "en": "That line comes from your profile: change it with /profile (such as /profile name Max, "
+        "/profile pronouns they/them).",
+        "fr": "Cette ligne vient de ton profil : change-la avec /profile (comme /profile nom Max, "
+        "/profile pronoms iel).",
     },
     "person_no_line": {
         "en": "There's no line {letter}) in what I know about you (/memories shows it).",
@@ -70,17 +77,28 @@ def person_model_json(model: PersonModel | None, language: str, today: date) -> 
 
 
 async def correct_line(
-    editor: PersonModelEditor, user_key: str, number: int, language: str, today: date
+    editor: PersonModelEditor, user_key: str, number: int, language: str, today: date,
+    profile: UserProfile | None = None, now: datetime | None = None,
 ) -> tuple[str, bool]:
-    """Set aside the facts behind line `number` as the person last saw it numbered; the answer, and whether
-    a line was set aside."""
-    model = await editor.person_model(user_key)
+    """Set aside the facts behind line `number` as the person last saw it numbered (with `profile`: how they
+    asked to be called first); the answer, and whether a line was set aside."""
+    model = _with_profile(await editor.person_model(user_key), user_key, profile, now)
     shown = shown_lines(model, language, today) if model is not None else []
     if not 1 <= number <= len(shown):
         return say_in(_TEXTS, "person_no_line", language, letter=_LETTERS[min(number, len(_LETTERS)) - 1]), False
     text, lines = shown[number - 1]
+    if not any(line.memory_ids for line in lines):  # how they asked to be called: their profile's, not a memory
+        return say_in(_TEXTS, "person_profile_line", language), False
     await editor.set_aside(user_key, sorted({i for line in lines for i in line.memory_ids}))
     return say_in(_TEXTS, "person_corrected", language, line=text), True
+
+
+def _with_profile(
+    model: PersonModel | None, user_key: str, profile: UserProfile | None, now: datetime | None
+) -> PersonModel | None:
+    if profile is None or now is None:
+        return model
+    return addressed(model, user_key, profile.preferred_name, profile.pronouns, now)
 
 
 class PersonModelView:
@@ -95,19 +113,25 @@ class PersonModelView:
         self._clock = clock
         self._default_timezone = default_timezone
 
-    async def _today(self, user_key: str) -> date:
+    async def _known(self, user_key: str) -> tuple[PersonModel | None, date]:
+        """The kept model with how they asked to be called first (their profile), and their local day."""
+        assert self._editor is not None
         profile = await self._profiles.load_profile(user_key)
-        return self._clock.now().astimezone(ZoneInfo(profile.timezone or self._default_timezone)).date()
+        now = self._clock.now()
+        model = _with_profile(await self._editor.person_model(user_key), user_key, profile, now)
+        return model, now.astimezone(ZoneInfo(profile.timezone or self._default_timezone)).date()
 
     async def listing(self, user_key: str, language: str) -> str:
         if self._editor is None:
             return ""
-        return person_model_listing(await self._editor.person_model(user_key), language, await self._today(user_key))
+        model, today = await self._known(user_key)
+        return person_model_listing(model, language, today)
 
     async def as_json(self, user_key: str, language: str) -> list[dict[str, Any]]:
         if self._editor is None:
             return []
-        return person_model_json(await self._editor.person_model(user_key), language, await self._today(user_key))
+        model, today = await self._known(user_key)
+        return person_model_json(model, language, today)
 
     async def correct(self, user_key: str, argument: str, language: str) -> tuple[str, None, bool] | None:
         """The answer to "/memories wrong b" (its text, no page, whether a line was set aside), or None when
@@ -115,5 +139,8 @@ class PersonModelView:
         line = wrong_line(argument)
         if line is None or self._editor is None:
             return None
-        text, ok = await correct_line(self._editor, user_key, line, language, await self._today(user_key))
+        profile = await self._profiles.load_profile(user_key)
+        now = self._clock.now()
+        today = now.astimezone(ZoneInfo(profile.timezone or self._default_timezone)).date()
+        text, ok = await correct_line(self._editor, user_key, line, language, today, profile, now)
         return text, None, ok

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
-from bot.engine.person_model import HOME, NAME, PersonLine, PersonModel, Source
+from bot.engine.model import UserProfile
+from bot.engine.person_model import HOME, NAME, PersonLine, PersonModel, Source, addressed
 from bot.engine.person_model_command import correct_line, person_model_listing, wrong_line
 
 TODAY = date(2026, 3, 20)
@@ -48,3 +49,36 @@ async def test_faux_b_sets_aside_every_memory_behind_line_b() -> None:
     assert ok and "« Habite à Lyon »" in text and sorted(editor.set_aside_ids) == ["f2", "f3"]
     text, ok = await correct_line(editor, "telegram:1", 5, "fr", TODAY)
     assert not ok and "pas de ligne e)" in text
+
+
+NOW = datetime(2026, 3, 20, 12, tzinfo=UTC)
+
+
+def test_how_they_asked_to_be_called_is_the_first_line_in_either_language() -> None:
+    max_model = addressed(MODEL, "telegram:1", "Max", "they/them", NOW)
+    assert person_model_listing(max_model, "en", TODAY).splitlines()[1:4] == [
+        "a) Name: Léa", "b) Goes by Max (they/them)", "c) Lives in Lyon",
+    ]  # fmt: skip
+    assert person_model_listing(addressed(MODEL, "telegram:1", "Max", "iel", NOW), "fr", TODAY).splitlines()[2] == (
+        "b) Se fait appeler Max (iel)"
+    )
+    lea = addressed(MODEL, "telegram:1", "Léa", "iel", NOW)  # the name their memories give is not said twice
+    assert person_model_listing(lea, "fr", TODAY).splitlines()[1:4] == [
+        "a) Prénom : Léa", "b) Pronoms : iel", "c) Habite à Lyon",
+    ]  # fmt: skip
+    assert addressed(MODEL, "telegram:1", "Léa", "", NOW) is MODEL
+    only_pronouns = addressed(None, "telegram:1", "", "elle", NOW)
+    assert person_model_listing(only_pronouns, "fr", TODAY).splitlines()[1] == "a) Pronoms : elle"
+    assert person_model_listing(addressed(None, "telegram:1", "Max", "", NOW), "en", TODAY).splitlines()[1] == (
+        "a) Goes by Max"
+    )
+    assert addressed(MODEL, "telegram:1", "", "", NOW) is MODEL
+
+
+async def test_the_profile_line_is_changed_with_profile_not_set_aside() -> None:
+    editor = Editor()
+    profile = UserProfile("telegram:1", preferred_name="Max", pronouns="iel")
+    text, ok = await correct_line(editor, "telegram:1", 2, "fr", TODAY, profile, NOW)
+    assert not ok and "/profile" in text and editor.set_aside_ids == []
+    text, ok = await correct_line(editor, "telegram:1", 3, "fr", TODAY, profile, NOW)  # c) with the profile's b)
+    assert ok and "« Habite à Lyon »" in text and sorted(editor.set_aside_ids) == ["f2", "f3"]
