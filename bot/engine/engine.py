@@ -22,7 +22,7 @@ from bot.engine.age import with_stated_age
 from bot.engine.budget import fit_prompt
 from bot.engine.card_prompt import matched_lore, name_of
 from bot.engine.city_zones import Cities
-from bot.engine.crisis import LearnedCrisis, read_crisis
+from bot.engine.crisis import CrisisLevel, LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.in_window import not_in_view, said_before
 from bot.engine.inbox import Inbox
@@ -308,7 +308,7 @@ class Engine:
             occasions=occasions,
             user_key=message.user.key,
             lore=lore,
-            first_meeting=profile.first_seen_at is None,
+            first_meeting=profile.first_seen_at is None and not safety.crisis,  # a crisis is answered, not greeted
             context_tokens=self._options.context_tokens,
             preferred_name=profile.preferred_name,
             pronouns=profile.pronouns,
@@ -319,6 +319,7 @@ class Engine:
             else "",
             safety=safety.guidance,
             crisis=safety.crisis_guidance,
+            in_character=safety.level is not CrisisLevel.IMMINENT,
         )
         limit = self._options.max_message_chars
         turns = tuple(_for_model(t, in_group, limit) for t in [*history, user_turn])

@@ -53,6 +53,8 @@ class PromptContext:
     # `bot.engine.safety`: the rules, after everything else; then a crisis's guidance, the very last word.
     safety: str = ""
     crisis: str = ""
+    # False in imminent danger: no role-play at all, so neither the card's greeting nor its closing note on style.
+    in_character: bool = True
 
 
 def _excerpt_lines(excerpt: list[RecalledMemory], local_now: datetime) -> list[str]:
@@ -121,9 +123,10 @@ def build_system_prompt(context: PromptContext) -> str:
     if context.tone:
         parts.append(context.tone)
     parts.append(_addressing(context))
-    if context.first_meeting and not context.in_group:
-        parts.append(greeting_part(context.persona, context.user_key, context.user_name))
-    parts.append(closing_note_part(context.persona, context.user_name))
+    if context.in_character:
+        if context.first_meeting and not context.in_group:
+            parts.append(greeting_part(context.persona, context.user_key, context.user_name))
+        parts.append(closing_note_part(context.persona, context.user_name))
     parts.append(context.pictures)
     parts.append(context.safety)
     parts.append(context.crisis)

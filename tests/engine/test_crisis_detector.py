@@ -6,7 +6,7 @@ import pytest
 
 from bench.crisis_detector import SETS, labelled
 from bench.crisis_detector import score_phrases as score
-from bot.engine.crisis import CrisisLevel, LearnedCrisis, read_crisis, shows_crisis
+from bot.engine.crisis import CrisisLevel, LearnedCrisis, phrase_crisis, read_crisis, shows_crisis
 
 
 @pytest.mark.parametrize("name", SETS)
@@ -61,3 +61,26 @@ def test_the_learned_reader_makes_a_crisis_it_believes_in_imminent() -> None:
 
 def test_a_few_words_are_read_by_the_phrase_cues_alone() -> None:
     assert read_crisis("hello there", LearnedCrisis(none=0.1, concern=0.8, imminent=0.1)).level is CrisisLevel.NONE
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I can't stop thinking about killing myself",
+        "I can't stop thinking about suicide",
+        "je n'arrête pas de penser au suicide",
+        "je ne sais pas pourquoi je veux mourir",
+    ],
+)
+def test_a_negation_that_governs_another_verb_is_no_denial_for_the_phrase_cues(text: str) -> None:
+    """'can't stop', « n'arrête pas de », « ne sais pas pourquoi » deny nothing of the phrase after them."""
+    assert phrase_crisis(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I'm not thinking about suicide", "je ne pense pas au suicide",
+     "I can't stop laughing", "je n'arrête pas de rire"],
+)
+def test_a_negation_of_the_phrase_itself_is_still_a_denial(text: str) -> None:
+    assert not phrase_crisis(text), text
