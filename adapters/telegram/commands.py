@@ -15,9 +15,8 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from adapters.telegram.callbacks import ForgetAll, ForgetItem, WhyForget, fingerprint, parse_callback
-from adapters.telegram.conversation import thread_of
 from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard, why_keyboard
-from adapters.telegram.normalise import language_hint, user_ref
+from adapters.telegram.normalise import language_hint, thread_of, user_ref
 from adapters.telegram.sending import TelegramSender
 from adapters.telegram.split import split_message
 from bot.engine.command_results import MOOD_CHART_FILENAME, CommandResult

@@ -6,12 +6,12 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any, Protocol
 
-from telegram import Message, Update
+from telegram import Update
 from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 
-from adapters.telegram.normalise import language_hint, to_incoming
-from adapters.telegram.pictures import send_reply
+from adapters.telegram.normalise import language_hint, thread_of, to_incoming
+from adapters.telegram.replies import send_reply
 from adapters.telegram.sending import TelegramSender, typing_indicator
 from bot.engine.model import IncomingMessage, Reply
 from bot.engine.texts import say
@@ -25,11 +25,6 @@ class ConversationEngine(Protocol):
     async def handle(self, message: IncomingMessage) -> Reply | None:
         """The reply, or None when this message was already handled (a platform re-delivery)."""
         ...
-
-
-def thread_of(message: Message) -> int | None:
-    """Forum topics: answer in the topic the message came from."""
-    return message.message_thread_id if message.is_topic_message else None
 
 
 class TextMessages:
@@ -54,13 +49,7 @@ class TextMessages:
             log.info("Skipped a re-delivered Telegram message %s", incoming.dedup_key)
             return
         in_group = message.chat.type != ChatType.PRIVATE
-        if reply.voice is not None:  # /voice on: the reply is spoken (adapters/telegram/voice.py)
-            from adapters.telegram.voice import send_reply as send_spoken
-
-            await send_spoken(self._sender, chat_id, reply, reply_to=message.message_id if in_group else None,
-                              thread_id=thread_id)  # fmt: skip
-            return
-        await send_reply(  # text, or a photo with its caption
+        await send_reply(  # text, a voice note (/voice on) or a photo, each with its words
             self._sender, chat_id, reply, reply_to=message.message_id if in_group else None, thread_id=thread_id
         )
 

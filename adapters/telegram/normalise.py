@@ -1,4 +1,5 @@
-"""Turning a Telegram message into the engine's `IncomingMessage` (pure: no I/O, no bot calls)."""
+"""Turning a Telegram message into the engine's `IncomingMessage`, and where to answer it (pure: no I/O, no bot
+calls)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ def language_hint(user: User | None) -> str | None:
     if user is None or not user.language_code:
         return None
     return user.language_code.split("-")[0].strip().lower() or None
+
+
+def thread_of(message: Message) -> int | None:
+    """Forum topics: answer in the topic the message came from."""
+    return message.message_thread_id if message.is_topic_message else None
 
 
 def to_incoming(message: Message, *, bot_id: int, bot_username: str) -> IncomingMessage | None:

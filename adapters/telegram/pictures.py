@@ -1,5 +1,5 @@
-"""Pictures on Telegram: a reply with a picture goes out as one photo with its caption (sendPhoto), /picture asks
-the engine for one, and a photo sent with a request to turn it into a picture is kindly refused."""
+"""Pictures on Telegram: /picture asks the engine for one (its reply goes out as a photo with its caption, see
+`replies.py`), and a photo sent with a request to turn it into a picture is kindly refused."""
 
 from __future__ import annotations
 
@@ -12,34 +12,19 @@ from telegram import Message, Update
 from telegram.constants import ChatType
 from telegram.ext import Application, CommandHandler, ContextTypes, MessageHandler, filters
 
-from adapters.telegram.normalise import PLATFORM, language_hint, user_ref
-from adapters.telegram.sending import PHOTO_CAPTION_LIMIT, TelegramSender, typing_indicator
+from adapters.telegram.normalise import PLATFORM, language_hint, thread_of, user_ref
+from adapters.telegram.replies import send_reply
+from adapters.telegram.sending import TelegramSender, typing_indicator
 from bot.engine.model import ChatKind, IncomingMessage, Reply, dm_conversation_id, group_conversation_id
 from bot.engine.picture_requests import asks_for_picture
 from bot.engine.picture_texts import say_picture
 
 log = logging.getLogger(__name__)
 
+
 @runtime_checkable
 class PictureEngine(Protocol):
     async def handle_picture(self, message: IncomingMessage, what: str) -> Reply | None: ...
-
-
-async def send_reply(
-    sender: TelegramSender, chat_id: int, reply: Reply, *, reply_to: int | None = None, thread_id: int | None = None
-) -> None:
-    """The reply as text, or as a photo with the reply as its caption (a caption too long for Telegram follows
-    the photo as text)."""
-    if reply.picture is None:
-        await sender.send_text(chat_id, reply.text, reply_to=reply_to, thread_id=thread_id)
-        return
-    fits = len(reply.text) <= PHOTO_CAPTION_LIMIT
-    await sender.send_photo(
-        chat_id, reply.picture.image, reply.picture.filename, reply.text if fits else "",
-        reply_to=reply_to, thread_id=thread_id,
-    )  # fmt: skip
-    if not fits:
-        await sender.send_text(chat_id, reply.text, thread_id=thread_id)
 
 
 class PictureMessages:
@@ -56,7 +41,7 @@ class PictureMessages:
         what = " ".join(context.args or [])
         incoming = _command_message(message, what)
         in_group = incoming.chat_kind is ChatKind.GROUP
-        thread_id = message.message_thread_id if message.is_topic_message else None
+        thread_id = thread_of(message)
         async with typing_indicator(context.bot, message.chat.id, interval=self._typing_interval, thread_id=thread_id):
             reply = await self._engine.handle_picture(incoming, what)
         if reply is None:

@@ -26,9 +26,10 @@ from adapters.telegram.avatar import set_profile_photo
 from adapters.telegram.commands import CommandHandlers
 from adapters.telegram.conversation import Callback, ConversationEngine, TextMessages, UpdateBoundary, log_error
 from adapters.telegram.menu import GROUP_COMMANDS, PRIVATE_COMMANDS, register_menu
+from adapters.telegram.messenger import TelegramMessenger
 from adapters.telegram.ordering import PerChatUpdateProcessor
 from adapters.telegram.pictures import PictureEngine, PictureMessages, register_pictures
-from adapters.telegram.sending import TelegramMessenger, TelegramSender
+from adapters.telegram.sending import TelegramSender
 from adapters.telegram.throttle import SendThrottle
 from adapters.telegram.voice import VoiceEngine, VoiceMessages
 from bot.avatar import BotAvatar

@@ -1,4 +1,5 @@
-"""Everything the adapter sends: paced, split, plain text, retried after a 429, and proactive DMs."""
+"""How the adapter sends each form of message: paced, split, plain text, retried after a 429. Which form a reply
+takes is decided above this, in `replies.py`."""
 
 from __future__ import annotations
 
@@ -12,24 +13,16 @@ from typing import TypeVar
 
 from telegram import Bot, InlineKeyboardMarkup, InputFile, Message, ReplyParameters
 from telegram.constants import ChatAction
-from telegram.error import BadRequest, Forbidden, RetryAfter, TelegramError
+from telegram.error import RetryAfter
 from telegram.warnings import PTBDeprecationWarning
 
-from adapters.telegram.normalise import PLATFORM
 from adapters.telegram.split import split_message
 from adapters.telegram.throttle import SendThrottle
-from bot.engine.model import Reply
-from bot.engine.pictures import Picture
-from bot.engine.voice_note import VOICE_FILENAME, VoiceNote
-from bot.errors import InvalidInput, SouvenirError, UserUnreachable
+from bot.engine.voice_note import VOICE_FILENAME
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-
-# Telegram says "chat not found" to a bot that a person never started: as unreachable as a block.
-_UNREACHABLE_BAD_REQUESTS = ("chat not found", "user not found", "peer_id_invalid")
-PHOTO_CAPTION_LIMIT = 1024  # Telegram's limit on a photo's caption
 
 
 class TelegramSender:
@@ -167,51 +160,3 @@ async def typing_indicator(
     finally:
         task.cancel()
         await asyncio.wait([task])
-
-
-class TelegramMessenger:
-    """The engine's `Messenger` port for Telegram: unprompted messages to a person's private chat."""
-
-    def __init__(self, sender: TelegramSender) -> None:
-        self._sender = sender
-
-    async def send_direct(self, user_key: str, text: str) -> None:
-        await self._deliver(user_key, lambda chat_id: self._sender.send_text(chat_id, text))
-
-    async def send_voice_direct(self, user_key: str, note: VoiceNote, text: str) -> None:
-        """An unprompted voice note, its text as the caption (or after it when too long for one)."""
-        from adapters.telegram.voice import send_reply  # the voice module builds on this one
-
-        reply = Reply(text, "en", voice=note)
-        await self._deliver(user_key, lambda chat_id: send_reply(self._sender, chat_id, reply))
-    async def send_direct_picture(self, user_key: str, text: str, picture: Picture) -> None:
-        """A photo with `text` as its caption (a birthday card with the birthday message)."""
-
-        async def send(chat_id: int) -> None:
-            fits = len(text) <= PHOTO_CAPTION_LIMIT
-            await self._sender.send_photo(chat_id, picture.image, picture.filename, text if fits else "")
-            if not fits:
-                await self._sender.send_text(chat_id, text)
-
-        await self._deliver(user_key, send)
-
-    async def _deliver(self, user_key: str, send: Callable[[int], Awaitable[object]]) -> None:
-        chat_id = chat_id_of(user_key)
-        try:
-            await send(chat_id)
-        except Forbidden as exc:
-            raise UserUnreachable(f"Telegram refuses to deliver to {user_key}: {exc.message}") from exc
-        except BadRequest as exc:
-            if any(marker in exc.message.lower() for marker in _UNREACHABLE_BAD_REQUESTS):
-                raise UserUnreachable(f"Telegram cannot reach {user_key}: {exc.message}") from exc
-            raise SouvenirError(f"Telegram rejected a message to {user_key}: {exc.message}") from exc
-        except TelegramError as exc:
-            raise SouvenirError(f"Telegram send to {user_key} failed: {exc.message}") from exc
-
-
-def chat_id_of(user_key: str) -> int:
-    """A person's private chat id is their user id."""
-    platform, _, user_id = user_key.partition(":")
-    if platform != PLATFORM or not user_id.lstrip("-").isdigit():
-        raise InvalidInput(f"not a Telegram user key: {user_key!r}")
-    return int(user_id)

@@ -2,25 +2,24 @@
 
 A received note is described to the engine as a `VoiceClip` (Telegram reports its duration and size; the
 download through getFile happens only once the limits allow it). A reply that carries a voice note is sent
-with sendVoice, its text as the caption, or after it when longer than a caption may be.
+by `replies.py`.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 import warnings
+from dataclasses import replace
 from datetime import UTC, timedelta
 from typing import Protocol
 
 from telegram import Audio, Bot, Message, Update, Voice
-from telegram.constants import ChatType, MessageLimit
-from telegram.error import BadRequest
+from telegram.constants import ChatType
 from telegram.ext import ContextTypes
 from telegram.warnings import PTBDeprecationWarning
 
-from adapters.telegram.conversation import thread_of
-from adapters.telegram.normalise import language_hint, user_ref
+from adapters.telegram.normalise import language_hint, thread_of, user_ref
+from adapters.telegram.replies import send_reply
 from adapters.telegram.sending import TelegramSender, typing_indicator
 from bot.engine.model import ChatKind, IncomingMessage, Reply, dm_conversation_id, group_conversation_id
 from bot.engine.voice import VoiceClip
@@ -58,9 +57,9 @@ class VoiceMessages:
             log.info("Skipped a re-delivered Telegram voice note %s", incoming.dedup_key)
             return
         in_group = incoming.chat_kind is ChatKind.GROUP
-        await send_reply(
-            self._sender, message.chat.id, reply, reply_to=message.message_id if in_group else None, thread_id=thread_id
-        )
+        spoken_or_written = replace(reply, picture=None)  # a voice note is answered in words, never with a photo
+        await send_reply(self._sender, message.chat.id, spoken_or_written,
+                         reply_to=message.message_id if in_group else None, thread_id=thread_id)  # fmt: skip
 
 
 def voice_incoming(message: Message, bot: Bot) -> tuple[IncomingMessage, VoiceClip] | None:
@@ -116,27 +115,3 @@ def _seconds(media: Voice | Audio) -> float:
         warnings.simplefilter("ignore", PTBDeprecationWarning)  # PTB 22: int unless PTB_TIMEDELTA is set
         value = media.duration
     return value.total_seconds() if isinstance(value, timedelta) else float(value)
-
-
-async def send_reply(
-    sender: TelegramSender, chat_id: int, reply: Reply, *, reply_to: int | None = None, thread_id: int | None = None
-) -> None:
-    """The reply as text, or as a voice note with its text as the caption (a follow-up when too long)."""
-    note = reply.voice
-    if note is None:
-        await sender.send_text(chat_id, reply.text, reply_to=reply_to, thread_id=thread_id)
-        return
-    fits = len(reply.text) <= MessageLimit.CAPTION_LENGTH
-    try:
-        await sender.send_voice(
-            chat_id, note.audio, math.ceil(note.duration_s), caption=reply.text if fits else None,
-            reply_to=reply_to, thread_id=thread_id,
-        )  # fmt: skip
-    except BadRequest as exc:
-        if "voice_messages_forbidden" not in exc.message.lower():
-            raise
-        # The person's privacy settings refuse voice notes: the words still reach them.
-        log.info("a Telegram user refuses voice notes; sent the reply as text")
-        fits = False
-    if not fits:
-        await sender.send_text(chat_id, reply.text, thread_id=thread_id)
