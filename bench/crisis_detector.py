@@ -1,4 +1,4 @@
-"""The crisis reading: recall and false alarms on the two fresh evaluation sets (never trained on), per language
+"""The crisis reading: recall and false alarms on the fresh evaluation sets (never trained on), per language
 and level, for the phrase cues alone, the learned reader alone and both; and what it adds to a reply.
 
 Usage: python -m bench.crisis_detector [--misses] [--json OUT] [--repeats 20]
@@ -21,7 +21,7 @@ from pathlib import Path
 from bot.engine.crisis import LearnedCrisis, learned_level, phrase_crisis, read_crisis, shows_crisis
 from memory.crisis.features import features
 from memory.crisis.head import CrisisHead
-from memory.crisis.labelled import FRESH, FRESH_SECOND, load_labelled
+from memory.crisis.labelled import FRESH, FRESH_SETS, load_labelled
 from memory.crisis.scoring import line, misses, score
 from memory.embedding import UseEmbedder
 
@@ -80,7 +80,7 @@ async def _main(args: argparse.Namespace) -> dict[str, object]:
         print(f"phrase cues on {name} (development set): precision {s.precision:.3f}, recall {s.recall:.3f}")
     embedder = UseEmbedder()
     head = CrisisHead.load()
-    for fresh in (FRESH, FRESH_SECOND):
+    for fresh in FRESH_SETS:
         rows = load_labelled(fresh)
         texts = [r.text for r in rows]
         vectors = await embedder.embed(texts)

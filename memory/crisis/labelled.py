@@ -1,11 +1,14 @@
 """The labelled crisis sets: `level<TAB>lang<TAB>text` lines (0 none, 1 concern, 2 imminent), `#` comments.
 
-Training: tests/data/crisis_train_en.tsv, crisis_train_fr.tsv and crisis_train_everyday.tsv (what people say to
-a companion all day), and the phrase cues' development sets
+Training (`TRAINING`): lines written for the reader, French and English — direct statements, slang, plans and
+means, farewells, hopelessness, self-harm, with hard negatives (idioms, denials, other people, fiction, everyday
+pills, ropes, roofs and bridges) and what people say to a companion all day — and the phrase cues' development sets
 (crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a crisis there taken as imminent when it names a time, a plan
-or means). Evaluation, never trained on: tests/data/crisis_fresh.tsv (committed before the reader was first trained) and
-crisis_fresh2.tsv (committed before any training that followed the first one's measure; its ordinary lines are
-nearly all hard: idioms, denials, other people, accidents, fiction, everyday pills, ropes, roofs and bridges).
+or means).
+
+Evaluation, never trained on (`FRESH_SETS`), each committed before the training that followed: crisis_fresh.tsv
+(before the reader was first trained), crisis_fresh2.tsv (its ordinary lines nearly all hard), crisis_fresh3.tsv,
+and crisis_fresh4.tsv (written by someone who had seen no training line).
 """
 
 from __future__ import annotations
@@ -17,9 +20,13 @@ from bot.engine.crisis_cues import IMMINENT, normalised
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "crisis_train_everyday.tsv",
+            DATA / "crisis_train_hard.tsv", DATA / "crisis_train_more_en.tsv", DATA / "crisis_train_more_fr.tsv",
             DATA / "crisis_labelled.tsv", DATA / "crisis_heldout.tsv")  # fmt: skip
 FRESH = DATA / "crisis_fresh.tsv"
 FRESH_SECOND = DATA / "crisis_fresh2.tsv"  # written once the first had been measured, before any further tuning
+FRESH_THIRD = DATA / "crisis_fresh3.tsv"  # written once the second had been measured, before any further tuning
+FRESH_FOURTH = DATA / "crisis_fresh4.tsv"  # written by someone who had seen no training line
+FRESH_SETS = (FRESH, FRESH_SECOND, FRESH_THIRD, FRESH_FOURTH)
 _BINARY = {"crisis_labelled.tsv", "crisis_heldout.tsv"}
 
 
