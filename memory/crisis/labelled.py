@@ -2,7 +2,8 @@
 
 Training (`TRAINING`): lines written for the reader, French and English — direct statements, slang, plans and
 means, farewells, hopelessness, self-harm, with hard negatives (idioms, denials, other people, fiction, everyday
-pills, ropes, roofs and bridges) and what people say to a companion all day — and the phrase cues' development sets
+pills, ropes, roofs and bridges) and what people say to a companion all day, and wider everyday lines (texting,
+euphemisms, indirect signs, elderly and teen voices, hard ordinary lines) — and the phrase cues' development sets
 (crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a crisis there taken as imminent when it names a time, a plan
 or means).
 
@@ -21,6 +22,7 @@ from bot.engine.crisis_cues import IMMINENT, normalised
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "crisis_train_everyday.tsv",
             DATA / "crisis_train_hard.tsv", DATA / "crisis_train_more_en.tsv", DATA / "crisis_train_more_fr.tsv",
+            DATA / "crisis_train_wide_en.tsv", DATA / "crisis_train_wide_fr.tsv",
             DATA / "crisis_labelled.tsv", DATA / "crisis_heldout.tsv")  # fmt: skip
 FRESH = DATA / "crisis_fresh.tsv"
 FRESH_SECOND = DATA / "crisis_fresh2.tsv"  # written once the first had been measured, before any further tuning
