@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import ipaddress
 import re
 from datetime import time, timedelta
 from pathlib import Path
@@ -128,6 +129,8 @@ class Settings(BaseSettings):
     http_port: int | None = Field(default=None, ge=0, le=65535)
     http_host: str = "0.0.0.0"
     log_format: Literal["text", "json"] = "text"
+    # The memory browser: the HTTPS address a reverse proxy or tunnel forwards to SOUVENIR_HTTP_PORT (unset: off).
+    public_url: str | None = None
 
     # Nothing lost: the outbox of memory writes, and how many messages a person may send a minute.
     rate_limit_per_minute: int = Field(default=20, ge=0)  # 0: no limit
@@ -185,6 +188,26 @@ class Settings(BaseSettings):
         if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError("an http:// or https:// URL such as http://localhost:11434/v1")
         return value
+
+    @field_validator("public_url")
+    @classmethod
+    def _public_url(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - raises on a port that is not a number
+        except ValueError:
+            parts = None
+        if parts is None or not parts.hostname or parts.query or parts.fragment or parts.username:
+            raise ValueError("an https:// address such as https://souvenir.example.org")
+        if parts.scheme == "https" or (parts.scheme == "http" and is_loopback_host(parts.hostname)):
+            return value
+        raise ValueError(
+            "an https:// address such as https://souvenir.example.org (plain http:// only for a loopback address "
+            "such as http://127.0.0.1:8080)"
+        )
 
     @field_validator("redis_url")
     @classmethod
@@ -251,6 +274,10 @@ class Settings(BaseSettings):
             raise ValueError(
                 "SOUVENIR_QDRANT_WRITE_CONSISTENCY: at most SOUVENIR_QDRANT_REPLICATION (a write cannot be "
                 "confirmed by more copies than there are)"
+            )
+        if self.public_url is not None and self.http_port is None:
+            raise ValueError(
+                "SOUVENIR_PUBLIC_URL: the memory browser is served on SOUVENIR_HTTP_PORT, which must be set too"
             )
         if self.llm_provider == "openai-compatible" and self.llm_base_url is None:
             self.llm_base_url = OLLAMA_URL
@@ -399,6 +426,16 @@ def _expected(first: Any) -> str:
 
 
 _SECRET_FIELDS = {"encryption_key"}
+
+
+def is_loopback_host(host: str) -> bool:
+    """localhost or a loopback IP address (127.0.0.0/8, ::1): only this machine can reach it."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def is_encryption_key(text: str) -> bool:

@@ -128,6 +128,10 @@ MEANINGS: dict[str, str] = {
     "http_port": "Serves `/healthz` (200 when Redis, Qdrant and every configured platform are up, else 503 with what "
     "is down) and `/metrics` (Prometheus, every name `souvenir_…`). Unset: off; the container image sets 8080.",
     "http_host": "The address `/healthz` and `/metrics` listen on.",
+    "public_url": "The memory browser (a page where each person sees, corrects and erases what is kept about them, "
+    "opened from Telegram's `/memories` button and Discord's `/memories web` link): the `https://` address a "
+    "reverse proxy or tunnel forwards to `SOUVENIR_HTTP_PORT`. Plain `http://` only for a loopback address. "
+    "Unset: off.",
     "log_format": "`json`: one JSON object per log line (time, level, logger, message, exception).",
     # Nothing lost
     "rate_limit_per_minute": "Messages a person may send per minute (a Redis token bucket shared by every replica); "
@@ -158,7 +162,7 @@ MEANINGS: dict[str, str] = {
     "voice_stt_model": "The transcription model.",
     "voice_tts_model": "The speech model.",
     "voice_tts_voice": "The speaking voice (a persona file's `voice` wins).",
-    "voice_enabled": "`false`: voice notes get \"not available\", `/voice on` says the companion cannot speak. "
+    "voice_enabled": '`false`: voice notes get "not available", `/voice on` says the companion cannot speak. '
     "Unset: on when a base URL is known.",
     "voice_max_seconds": "The longest voice note listened to, in seconds.",
     "voice_max_chars": "The longest reply spoken, in characters (longer: text).",
