@@ -60,7 +60,8 @@ async def open_long_term_memory(
         )
         if settings.episode_retention_days is not None and people is not None:
             keep = timedelta(days=settings.episode_retention_days)
-            await stack.enter_async_context(sweeping(EpisodeRetention(index, people, clock, keep=keep)))
+            retention = EpisodeRetention(index, people, clock, keep=keep, message_files=message_files)
+            await stack.enter_async_context(sweeping(retention))
         await asyncio.to_thread(_warm_up_dates, clock.now(), settings.default_timezone)
         fade_days = settings.episode_fade_days
         service = LongTermMemoryService(

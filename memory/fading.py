@@ -85,6 +85,12 @@ def _message_keys(record: MemoryRecord) -> list[str]:
     return list(record.source.message_ids) or [record.memory_id]
 
 
+def said_in(record: MemoryRecord) -> list[str]:
+    """The messages whose words the record holds: its source's, and for a digest the messages it replaced
+    (a kept voice note's audio goes when the last record holding its words goes)."""
+    return [*record.source.message_ids, *record.attributes.get(MESSAGES, "").split()]
+
+
 def build_digest(user_key: str, day: _Day, earlier: MemoryRecord | None, raw: Sequence[MemoryRecord],
                  at: datetime) -> MemoryRecord:  # fmt: skip
     """The digest of `raw` merged into `earlier` (the same day's digest, if any): merging twice is harmless."""

@@ -2,7 +2,8 @@
 learnt from it stays.
 
 Episodes (the messages kept word for word, and the digests old ones fade into) created longer ago than the
-retention are deleted; facts, moods, dates and /remember notes are not episodes and stay. A sweep runs at
+retention are deleted, with the audio of the voice notes they were heard from (when audio is kept); facts,
+moods, dates and /remember notes are not episodes and stay. A sweep runs at
 start-up, before anything is served, then every SWEEP_EVERY, over everyone with a profile, in batches;
 deleted episodes leave the embedded index's files when it closes (memory.qdrant.edge_rewrite), as any
 erasure does.
@@ -18,6 +19,8 @@ from datetime import timedelta
 from typing import Protocol
 
 from bot.engine.ports import Clock
+from memory.fading import said_in
+from memory.ports import MessageFiles
 from memory.records import MemoryKind
 from memory.store import MemoryStore
 
@@ -32,11 +35,20 @@ class KnownPeople(Protocol):
 
 
 class EpisodeRetention:
-    def __init__(self, store: MemoryStore, people: KnownPeople, clock: Clock, *, keep: timedelta) -> None:
+    def __init__(
+        self,
+        store: MemoryStore,
+        people: KnownPeople,
+        clock: Clock,
+        *,
+        keep: timedelta,
+        message_files: MessageFiles | None = None,
+    ) -> None:
         self._store = store
         self._people = people
         self._clock = clock
         self._keep = keep
+        self._message_files = message_files
 
     async def expire(self, user_key: str) -> int:
         """Delete the person's episodes older than the retention; returns how many went."""
@@ -48,6 +60,9 @@ class EpisodeRetention:
                 return expired
             gone = await self._store.remove(user_key, [r.memory_id for r in batch])
             expired += gone
+            said = [m for r in batch for m in said_in(r)]
+            if gone and said and self._message_files is not None:
+                await self._message_files.forget_messages(user_key, said)
             if gone == 0:  # removed by someone else meanwhile: the next sweep looks again
                 return expired
 

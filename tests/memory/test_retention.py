@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
+from memory.fading import DIGEST, MESSAGES
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.retention import EpisodeRetention
+from memory.service import LongTermMemoryService
+from memory.voice_archive import VoiceFiles
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
 
@@ -48,5 +52,47 @@ async def test_episodes_older_than_the_retention_expire_and_facts_stay(tmp_path:
         left = [r.text for r in await index.scroll("telegram:1", 0, 50)]
         assert sorted(left) == ["Jazz night at the club", "Léa has a cat named Miso"]
         assert await index.count("telegram:2") == 0
+    finally:
+        await index.close()
+
+
+async def test_an_expired_voice_message_takes_its_kept_audio(tmp_path: Path, clock: FakeClock) -> None:
+    """The audio says the words the retention expires: it goes with them, and another message's stays."""
+    embedder = await shared_use_embedder()
+    index = QdrantMemoryIndex(await EdgeDriver.open(tmp_path / "qdrant", embedder.dimension), embedder, clock)
+    voice = VoiceFiles(tmp_path / "voice-notes")
+    try:
+        old = replace(_memory("telegram:1", MemoryKind.EPISODIC, "I adopted a cat named Miso", clock),
+                      source=MemorySource("telegram", "telegram:dm:1", ("41",)))  # fmt: skip
+        await voice.keep("telegram:1", "41", "note.ogg", b"old audio")
+        await index.add([old])
+        clock.advance(days=20)
+        await voice.keep("telegram:1", "42", "note.ogg", b"new audio")
+        new = replace(_memory("telegram:1", MemoryKind.EPISODIC, "Jazz night at the club", clock),
+                      source=MemorySource("telegram", "telegram:dm:1", ("42",)))  # fmt: skip
+        await index.add([new])
+        retention = EpisodeRetention(index, People("telegram:1"), clock, keep=timedelta(days=30), message_files=voice)
+        clock.advance(days=11)
+
+        assert await retention.sweep() == 1
+        kept = sorted(p.read_bytes() for p in voice.folder_of("telegram:1").iterdir())
+        assert kept == [b"new audio"]
+    finally:
+        await index.close()
+
+
+async def test_a_forgotten_digest_takes_the_audio_of_the_messages_it_replaced(tmp_path: Path, clock: FakeClock) -> None:
+    embedder = await shared_use_embedder()
+    index = QdrantMemoryIndex(await EdgeDriver.open(tmp_path / "qdrant", embedder.dimension), embedder, clock)
+    voice = VoiceFiles(tmp_path / "voice-notes")
+    service = LongTermMemoryService(index, clock=clock, message_files=voice)
+    try:
+        await voice.keep("telegram:1", "41", "note.ogg", b"audio")
+        digest = replace(_memory("telegram:1", MemoryKind.EPISODIC, "3 May: cat Miso adopted", clock),
+                         label=DIGEST, attributes={DIGEST: "true", MESSAGES: "41 40"})  # fmt: skip
+        await index.add([digest])
+
+        assert await service.forget_memory("telegram:1", digest.memory_id)
+        assert list(voice.folder_of("telegram:1").iterdir()) == []
     finally:
         await index.close()
