@@ -29,7 +29,7 @@ from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from bot.errors import ErasedMeanwhile
 from memory.episodes import SAID, neighbour_ids, shown_text, without_neighbour
 from memory.extraction.candidates import EPISODE
-from memory.fading import EpisodeFader
+from memory.fading import EpisodeFader, said_in
 from memory.ingest import write_exchange, write_exchanges
 from memory.items import dated_event, memory_item
 from memory.lexical import stems
@@ -170,7 +170,7 @@ class LongTermMemoryService:
             await self._forget_words(user_key, epoch, forgotten)
             await self._rebuild_person(user_key)
         if removed and self._message_files is not None:  # the audio it was heard from says its words too
-            said = [m for r in forgotten for m in r.source.message_ids]
+            said = [m for r in forgotten for m in said_in(r)]
             await self._message_files.forget_messages(user_key, said)
         if removed and self._planner is not None and any(r.kind is MemoryKind.TEMPORAL for r in found):
             await self._replan(user_key)
