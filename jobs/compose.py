@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
+from bot.engine.memory_when import with_relative_date
 from bot.engine.model import DM_SCOPE, RecallQuery, UserProfile, without_sensitive
 from bot.engine.persona import Persona
 from bot.engine.ports import LanguageModel, LongTermMemory, MoodState
@@ -60,9 +62,7 @@ class Composer:
         self._timeout_s = timeout.total_seconds()
         self._recall_limit = recall_limit
 
-    async def compose(
-        self, occasion: Occasion, profile: UserProfile, language: str, now: datetime, zone: str
-    ) -> str:
+    async def compose(self, occasion: Occasion, profile: UserProfile, language: str, now: datetime, zone: str) -> str:
         """The message body (without the AI disclosure). Never raises for a model or memory failure. Softer
         when the person's last days have been heavy; only a quiet note the week after a crisis."""
         occasion = week_after_crisis(occasion, profile, now)
@@ -119,8 +119,10 @@ class Composer:
             # A memory outage makes the message less personal; it must not stop it.
             log.exception("recall failed for an unprompted message to %s", profile.user_key)
             return []
-        # Painful topics are theirs to raise: never brought up unprompted.
-        return [m.text for m in without_sensitive(found)]
+        # Painful topics are theirs to raise: never brought up unprompted. A dated memory's calendar date is said
+        # relatively ("Claire's wedding — in a month"), as in a reply's prompt: no date for the model to copy.
+        local_now = now.astimezone(ZoneInfo(zone))
+        return [with_relative_date(m, local_now) or m.text for m in without_sensitive(found)]
 
 
 def _clean(text: str) -> str:

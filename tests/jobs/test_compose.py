@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
-from bot.engine.model import UserProfile
+from bot.engine.model import RecalledMemory, UserProfile
 from bot.persona_file import load_persona
 from jobs.compose import Composer, Occasion, fixed_text
-from tests.jobs.fakes import ScriptedLLM
+from tests.jobs.fakes import FakeMemory, ScriptedLLM
 
 BIRTHDAY = Occasion("birthday", "It is their birthday today.", "birthday")
 
@@ -43,3 +43,19 @@ def test_the_fixed_texts_use_the_chosen_name_and_vous() -> None:
     text = fixed_text(Occasion("checkin", "check in", "how are you"), profile, "fr")
     assert text == "Bonjour Max, cela fait quelques jours — comment allez-vous ?"
     assert fixed_text(Occasion("checkin", "", ""), replace(profile, address_form=None), "fr").startswith("Coucou Max")
+
+
+async def test_a_recalled_date_reaches_the_unprompted_prompt_said_relatively() -> None:
+    """No calendar date for the model to copy: "Claire's wedding — 9 January 2027" is shown "— in a month"."""
+    wedding = RecalledMemory("m1", "temporal", "Claire's wedding — 9 January 2027", on=date(2027, 1, 9))
+    cat = RecalledMemory("m2", "semantic", "Has a cat named Miso")
+    llm = ScriptedLLM()
+    composer = Composer(llm=llm, memory=FakeMemory([wedding, cat]), persona=load_persona(None))
+    checkin = Occasion("checkin", "It has been a few days.", "how are you")
+
+    await composer.compose(checkin, UserProfile("telegram:1", display_name="Ana"), "en",
+                           datetime(2026, 12, 5, 9, tzinfo=UTC), "Europe/Paris")  # fmt: skip
+
+    system = llm.requests[0].system
+    assert "Claire's wedding — in a month" in system and "Has a cat named Miso" in system
+    assert "2027" not in system and "January" not in system
