@@ -1,0 +1,160 @@
+"""The parent: one child process per system and size (so each peak RSS is its own), the table, the JSON, the plot."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench.mem0_compare.box import BUDGET, QUESTIONS, build_box
+from bench.mem0_compare.mem0_side import SETUPS
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZES = (1, 10, 100, 1000)
+QUICK = 10
+SYSTEMS = ("souvenir", *SETUPS)
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+def _child(system: str, data: Path, people: int, questions: int) -> dict[str, Any]:
+    command = [sys.executable, "-m", "bench.compare_mem0", "--data", str(data), "--child", system,
+               "--people", str(people), "--questions", str(questions)]  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    load_before, began = _load(), time.perf_counter()
+    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        sys.stderr.write(done.stderr[-4000:])
+        raise SystemExit(f"the {system} run at {people} people failed (exit {done.returncode})")
+    out = dict(json.loads(done.stdout.strip().splitlines()[-1]))
+    out["load"] = [round(load_before, 2), round(_load(), 2)]
+    out["wall_s"] = round(time.perf_counter() - began, 1)
+    return out
+
+
+def child_main(system: str, data: Path, people: int, questions: int) -> int:
+    box = build_box(data, people, questions)
+    if system == "souvenir":
+        from bench.mem0_compare.souvenir_side import run_souvenir
+
+        out = asyncio.run(run_souvenir(box))
+    else:
+        from bench.mem0_compare.mem0_side import run_mem0
+
+        with tempfile.TemporaryDirectory(prefix=f"mem0-{system}-") as scratch:
+            out = run_mem0(system, box, scratch)
+    print(json.dumps(out))
+    return 0
+
+
+def _fastest(size: dict[str, Any], key: str) -> float:
+    return min(figures[key] for figures in size["mem0"].values())
+
+
+def _print(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Same box, same USE embedder, {BUDGET} words shown per question for every system, one run")
+    for column in ("people (memories)", "system", "search p50 ms", "p95 ms", "ingest/s", "R@10", "R@5",
+                   "answer cont.", "words/q", "peak RSS MB", "load"):  # fmt: skip
+        table.add_column(column, justify="right")
+    for size in report["sizes"]:
+        rows = [("souvenir", size["souvenir"]), *((f"mem0 {k}", v) for k, v in size["mem0"].items())]
+        for name, f in rows:
+            load = report["run"]["children"][f"{size['people']}:{name.removeprefix('mem0 ')}"]["load"]
+            table.add_row(
+                f"{size['people']} ({size['memories']:,})", name, f"{f['search_p50_ms']:.1f}",
+                f"{f['search_p95_ms']:.1f}", f"{f['ingest_per_s']:.0f}", f"{f['r_at_10']:.3f}", f"{f['r_at_5']:.3f}",
+                f"{f['answer_containment']:.3f}", f"{f['words_per_question']:.0f}", f"{f['peak_rss_mb']:.0f}",
+                f"{load[0]:.1f}-{load[1]:.1f}",
+            )  # fmt: skip
+    console = Console(width=170)
+    console.print(table)
+    for size in report["sizes"]:
+        ours = size["souvenir"]
+        default = size["mem0"]["qdrant_local"]
+        fastest_p50 = _fastest(size, "search_p50_ms")
+        console.print(
+            f"{size['people']} people: search vs mem0's fastest p50 {fastest_p50 / ours['search_p50_ms']:.2f}x, "
+            f"p95 {_fastest(size, 'search_p95_ms') / ours['search_p95_ms']:.2f}x; vs its default p50 "
+            f"{default['search_p50_ms'] / ours['search_p50_ms']:.2f}x; ingest vs its fastest "
+            f"{ours['ingest_per_s'] / max(f['ingest_per_s'] for f in size['mem0'].values()):.2f}x; R@10 "
+            f"{ours['r_at_10'] - max(f['r_at_10'] for f in size['mem0'].values()):+.3f}, answer containment "
+            f"{ours['answer_containment'] - max(f['answer_containment'] for f in size['mem0'].values()):+.3f} "
+            "against mem0's best"
+        )  # fmt: skip
+    floor = report["floor"]
+    parts = ", ".join(f"{k} {v:.2f}" for k, v in floor["parts_p50_ms"].items())
+    console.print(
+        f"floor at {floor['memories']:,} memories ({floor['people']} people): one query embedding p50 "
+        f"{floor['query_embedding_p50_ms']:.2f} ms; Souvenir's recall p50 {floor['recall_p50_ms']:.2f} ms = "
+        f"{floor['recall_x_floor']:.2f}x ({parts}; ms, p50 each)"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Souvenir against mem0 (three set-ups), one box, 1 to 1,000 people")
+    parser.add_argument("--data", type=Path, default=ROOT.parent / "shared" / "data" / "locomo-dev.json")
+    parser.add_argument("--json", type=Path, default=None, help="write the figures here (written after each size)")
+    parser.add_argument("--plot", type=Path, default=None, help="draw cost against people and memories here (PNG)")
+    parser.add_argument("--quick", action="store_true", help=f"one size ({QUICK} people): a few minutes")
+    parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="people on the box, comma-separated")
+    parser.add_argument("--questions", type=int, default=QUESTIONS, help="questions per size, drawn across the box")
+    parser.add_argument("--systems", default=",".join(SYSTEMS), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=SYSTEMS, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--people", type=int, default=1, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child is not None:
+        return child_main(args.child, args.data, args.people, args.questions)
+    try:
+        build_box(args.data, 1, 1)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        print(f"Cannot read LoCoMo data at {args.data}: {exc}", file=sys.stderr)
+        return 2
+    sizes = [QUICK] if args.quick else [int(s) for s in args.sizes.split(",")]
+    systems = args.systems.split(",")
+    report: dict[str, Any] = {"sizes": [], "floor": {}}
+    report["run"] = {
+        "started": datetime.now(UTC).isoformat(timespec="seconds"), "command": " ".join(sys.argv),
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()},
+        "budget_words": BUDGET, "top_k": 10, "questions_per_size": args.questions, "children": {},
+    }  # fmt: skip
+    for people in sizes:
+        results = {}
+        for system in systems:
+            print(f"{people} people: {system} ... (load {_load():.2f})", file=sys.stderr, flush=True)
+            results[system] = _child(system, args.data, people, args.questions)
+            report["run"]["children"][f"{people}:{system}"] = {
+                k: results[system][k] for k in ("load", "wall_s", "ingest_s", "questions", "memories")
+            }
+        souvenir = results.pop("souvenir")
+        report["sizes"].append({
+            "people": people, "memories": souvenir["memories"], "souvenir": souvenir["figures"],
+            "mem0": {k: v["figures"] for k, v in results.items()},
+        })  # fmt: skip
+        # The floor: from the largest size run (each size's is kept in "run").
+        report["floor"] = {**souvenir["floor"], "people": people, "memories": souvenir["memories"]}
+        report["run"]["children"][f"{people}:souvenir"]["floor"] = souvenir["floor"]
+        if args.json is not None:
+            args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    report["run"]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    if args.plot is not None:
+        from bench.mem0_compare.plot import draw
+
+        draw(report, args.plot)
+    _print(report)
+    return 0

@@ -1,0 +1,105 @@
+"""Souvenir on the box, in a child process of its own: the real write path, the whole recall path, the floor."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from bench.mem0_compare.box import BUDGET, Box, Scores
+from bench.mem0_compare.rss import peak_rss_mb
+
+K = 10
+
+
+class _Clock:
+    def __init__(self, at: Any) -> None:
+        self.at = at
+
+    def now(self) -> Any:
+        return self.at
+
+
+async def run_souvenir(box: Box) -> dict[str, Any]:
+    from bot.config import Settings
+    from bot.engine.model import RecallQuery, UserRef, excerpts
+    from memory.evaluation.locomo import PLATFORM, ingest_conversations
+    from memory.index_factory import open_embedder, open_memory_index
+    from memory.records import IndexQuery
+    from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService, _rank_and_select
+
+    asked_at = {p.sample_id: p.asked_at for p in box.people}
+    with tempfile.TemporaryDirectory(prefix="souvenir-vs-mem0-") as scratch:
+        settings = Settings(data_dir=Path(scratch), qdrant_url=None)
+        async with open_embedder(settings) as embedder:
+            await embedder.embed(["warm up"])  # the model load is not ingestion
+            clock = _Clock(max(asked_at.values()))
+            async with open_memory_index(settings, embedder, clock=clock) as store:
+                service = LongTermMemoryService(store, default_timezone="UTC")
+                items, seconds = await ingest_conversations(service, box.people)
+                for n in range(3):  # the first searches of a process (imports, thread start) are not timed
+                    key = UserRef(PLATFORM, box.people[n % len(box.people)].sample_id).key
+                    await service.recall(RecallQuery(key, f"what happened last summer? ({n})", clock.at))
+                scores = Scores.empty()
+                for asked in box.asked:
+                    key = UserRef(PLATFORM, asked.person).key
+                    query = RecallQuery(key, asked.text, asked_at[asked.person], limit=K, max_words=BUDGET)
+                    began = time.perf_counter()
+                    recalled = await service.recall(query)
+                    latency = (time.perf_counter() - began) * 1000
+                    records = {r.memory_id: r for r in await store.fetch(key, [m.memory_id for m in recalled])}
+                    shown = [
+                        (m.text, records[m.memory_id].source.message_ids if m.memory_id in records else (), group)
+                        for group, excerpt in enumerate(excerpts(recalled))
+                        for m in excerpt
+                    ]
+                    scores.add(asked, shown, latency)
+
+                # The floor and the recall part by part, each question new to the embedder (a numbered variant).
+                parts: dict[str, list[float]] = {
+                    "query_embedding": [], "recall": [], "embedding_in_recall": [], "hybrid_search": [],
+                    "dense_search": [], "rank_and_select": [],
+                }  # fmt: skip
+                for n, asked in enumerate(box.asked):
+                    key = UserRef(PLATFORM, asked.person).key
+                    began = time.perf_counter()
+                    await embedder.embed([f"{asked.text} ({n}a)"])
+                    parts["query_embedding"].append((time.perf_counter() - began) * 1000)
+                    query = RecallQuery(key, f"{asked.text} ({n}b)", asked_at[asked.person], limit=K, max_words=BUDGET)
+                    began = time.perf_counter()
+                    await service.recall(query)
+                    parts["recall"].append((time.perf_counter() - began) * 1000)
+                    # the same steps as LongTermMemoryService.recall, timed one by one
+                    query = replace(query, text=f"{asked.text} ({n}c)")
+                    dense_limit = max(SIMILAR_CANDIDATES, K * 15)
+                    hybrid = IndexQuery(key, query.text, query.at, scopes=query.scopes,
+                                        limit=max(HYBRID_CANDIDATES, K * 10), read_dense=dense_limit)  # fmt: skip
+                    dense = replace(hybrid, mode="dense", limit=dense_limit, read_dense=0)
+                    t0 = time.perf_counter()
+                    await store.text_vector(query.text)
+                    t1 = time.perf_counter()
+                    hits = await store.search(hybrid)
+                    t2 = time.perf_counter()
+                    similar = await store.search(dense)
+                    t3 = time.perf_counter()
+                    await asyncio.to_thread(_rank_and_select, hits, similar, query, service._weights)
+                    t4 = time.perf_counter()
+                    for name, (a, b) in zip(
+                        ("embedding_in_recall", "hybrid_search", "dense_search", "rank_and_select"),
+                        ((t0, t1), (t1, t2), (t2, t3), (t3, t4)),
+                        strict=True,
+                    ):
+                        parts[name].append((b - a) * 1000)
+    figures = scores.figures(items / seconds if seconds > 0 else 0.0, peak_rss_mb())
+    medians = {name: statistics.median(values) for name, values in parts.items()}
+    floor = {
+        "query_embedding_p50_ms": medians["query_embedding"],
+        "recall_p50_ms": medians["recall"],
+        "recall_x_floor": medians["recall"] / medians["query_embedding"],
+        "parts_p50_ms": {k: v for k, v in medians.items() if k not in ("query_embedding", "recall")},
+    }
+    return {"figures": figures, "memories": items, "questions": len(box.asked), "ingest_s": seconds, "floor": floor}
