@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 from collections.abc import AsyncIterator
@@ -14,7 +15,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit, urlunsplit
 
 import redis.asyncio as aioredis
@@ -29,6 +30,7 @@ from bot.crisis_lines_file import load_crisis_lines
 from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
+from bot.engine.memory_view import CorrectableMemories, MemoryView
 from bot.engine.metrics import Metrics, NoMetrics
 from bot.engine.picture_maker import PictureMaker
 from bot.engine.ports import (
@@ -36,7 +38,6 @@ from bot.engine.ports import (
     DatedEvents,
     LanguageModel,
     LongTermMemory,
-    MemoryBrowser,
     Messenger,
     OccasionPlanner,
     UserDataEraser,
@@ -90,6 +91,11 @@ from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, Red
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
 from memory.schema import IndexInUse, SchemaRecord, check_index, keywords_check, migrate
 from memory.voice_archive import VoiceFiles
+from memory.web_logins import RedisLoginTokens
+from memory.web_sessions import RedisWebSessions
+
+if TYPE_CHECKING:
+    from adapters.web import BrowserParts
 
 log = logging.getLogger(__name__)
 
@@ -98,8 +104,8 @@ class SchedulePlanner(OccasionPlanner, UserDataEraser, Protocol):
     """The scheduler's side that commands and memory talk to."""
 
 
-class MemoryService(LongTermMemory, MemoryBrowser, DatedEvents, UserDataEraser, Protocol):
-    """Long-term memory as the app uses it: recall and write, browse, dated events, erase."""
+class MemoryService(LongTermMemory, CorrectableMemories, DatedEvents, UserDataEraser, Protocol):
+    """Long-term memory as the app uses it: recall and write, browse and correct, dated events, erase."""
 
 
 class DeferredPlanner:
@@ -147,6 +153,7 @@ class Core:
     person_files: PersonFiles | None = None  # charts, voice replies, pictures written for one person
     crisis_follow_ups: CrisisFollowUp | None = None  # each front end registers its messenger once it runs
     front_ends: FrontEnds | None = None  # what a front end registers with: crisis follow-ups, late replies
+    browser: BrowserParts | None = None  # the memory browser (SOUVENIR_PUBLIC_URL), served beside /healthz
 
 
 async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
@@ -353,6 +360,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
         kept_audio = [voice_files] if voice_files is not None else []
         person_files = PersonFiles(settings.data_dir / "people")
+        web_sessions = RedisWebSessions(client, clock)  # the memory browser's: ended at /forget all and /unlink
         conversation = VoiceConversation(
             engine,
             profiles=profiles,
@@ -372,7 +380,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             planner=planner,
             # The data key first (crypto-shredding: every copy left on disk is unreadable from here on), then the
             # erasure log: writes in flight see the new epoch before anything is deleted; the disk last.
-            erasers=[*erasers, picture_quota, *kept_audio, person_files, *disk_erasers],
+            erasers=[*erasers, picture_quota, *kept_audio, person_files, web_sessions, *disk_erasers],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -385,7 +393,11 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             voice_speaking=audio is not None,
             cities=cities,
             person_models=memory.person_models,  # first in /memories and /export, lines can be set aside
+            ended_at_unlink=[web_sessions],
         )
+        view = MemoryView(commands=commands, memories=memory, profiles=profiles, planner=planner, clock=clock,
+                          default_timezone=settings.default_timezone, person_models=memory.person_models)  # fmt: skip
+        browser = _memory_browser(settings, view, web_sessions, RedisLoginTokens(client, clock), client, clock)
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.
             admin = MemoryAdmin(
@@ -395,7 +407,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         yield Core(
             settings, engine, commands, client, profiles, window, memory, planner, schedule, clock, llm,
             readiness, metrics, metrics_page, moods, avatar, identities, pseudonyms, conversation, pictures,
-            person_files, follow_ups, FrontEnds(follow_ups, late_replies),
+            person_files, follow_ups, FrontEnds(follow_ups, late_replies), browser,
         )  # fmt: skip
 
 
@@ -432,6 +444,20 @@ def _open_metrics(settings: Settings) -> tuple[Metrics, MetricsPage | None]:
     return exported, MetricsPage(exported.render, exported.content_type)
 
 
+def _memory_browser(
+    settings: Settings, view: MemoryView, sessions: RedisWebSessions, logins: RedisLoginTokens,
+    client: aioredis.Redis, clock: Clock,
+) -> BrowserParts | None:  # fmt: skip
+    """The memory browser's parts when SOUVENIR_PUBLIC_URL is set (its modules imported only then)."""
+    if settings.public_url is None:
+        return None
+    from adapters.web import BrowserParts
+
+    token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    limiter = RedisRateLimiter(client, clock, per_minute=60)  # pages and changes per account and minute
+    return BrowserParts(settings.public_url, view, sessions, logins, clock, token, limiter)
+
+
 def _configured_platforms(settings: Settings) -> list[str]:
     names = {"telegram": settings.telegram_token, "discord": settings.discord_token}
     return [name for name, token in names.items() if token is not None]
@@ -444,7 +470,14 @@ async def open_status_server(core: Core) -> AsyncIterator[int | None]:
     if port is None:
         yield None
         return
-    async with serve_status(core.readiness, core.metrics_page, host=core.settings.http_host, port=port) as bound:
+    mount = None
+    if core.browser is not None:  # the memory browser beside /healthz
+        from adapters.web import memory_browser_routes
+
+        mount = functools.partial(memory_browser_routes, parts=core.browser)
+    async with serve_status(
+        core.readiness, core.metrics_page, host=core.settings.http_host, port=port, mount=mount
+    ) as bound:
         yield bound
 
 

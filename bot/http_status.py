@@ -1,4 +1,5 @@
-"""`/healthz` and `/metrics` on SOUVENIR_HTTP_PORT, served with aiohttp inside `souvenir run`."""
+"""`/healthz` and `/metrics` on SOUVENIR_HTTP_PORT, served with aiohttp inside `souvenir run` (and the memory
+browser beside them when SOUVENIR_PUBLIC_URL is set)."""
 
 from __future__ import annotations
 
@@ -24,9 +25,15 @@ class MetricsPage:
 
 @asynccontextmanager
 async def serve_status(
-    readiness: Readiness, metrics: MetricsPage | None, *, host: str, port: int
+    readiness: Readiness,
+    metrics: MetricsPage | None,
+    *,
+    host: str,
+    port: int,
+    mount: Callable[[web.Application], object] | None = None,
 ) -> AsyncIterator[int]:
-    """Serve until exit; yields the bound port (port 0: any free one)."""
+    """Serve until exit; yields the bound port (port 0: any free one). `mount` adds more routes (the memory
+    browser) to the same server."""
 
     async def healthz(request: web.Request) -> web.Response:
         results = await readiness.check()
@@ -44,6 +51,8 @@ async def serve_status(
     app = web.Application()
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics_page)
+    if mount is not None:
+        mount(app)
     runner = web.AppRunner(app, access_log=None, handle_signals=False, shutdown_timeout=1.0)
     await runner.setup()
     try:

@@ -93,9 +93,7 @@ class LongTermMemoryService:
             crisis_follow_ups=crisis_follow_ups,
         )  # fmt: skip
         self.fader = (
-            EpisodeFader(
-                store, clock, fade_after=episode_fade, default_timezone=default_timezone, writer=self._writer
-            )
+            EpisodeFader(store, clock, fade_after=episode_fade, default_timezone=default_timezone, writer=self._writer)
             if clock is not None
             else None
         )
@@ -180,7 +178,13 @@ class LongTermMemoryService:
         return [memory_item(r, full=True) for r in await self._all(user_key)]
 
     async def remember_note(
-        self, user_key: str, text: str, at: datetime, language: str, timezone: str | None = None
+        self,
+        user_key: str,
+        text: str,
+        at: datetime,
+        language: str,
+        timezone: str | None = None,
+        supersedes: tuple[str, ...] = (),
     ) -> str:
         """A /remember note: kept as an important fact, and read for dates and facts like any message.
 
@@ -197,12 +201,13 @@ class LongTermMemoryService:
         attributes = {SAID: text.strip(), "note": "true"}
         if same:
             note = replace(same[0], importance=max(same[0].importance, NOTE_IMPORTANCE),
-                           attributes={**same[0].attributes, **attributes})  # fmt: skip
+                           attributes={**same[0].attributes, **attributes},
+                           supersedes=(*same[0].supersedes, *supersedes))  # fmt: skip
         else:
             note = MemoryRecord(
                 memory_id=note_id, user_key=user_key, kind=MemoryKind.SEMANTIC, text=text.strip(),
                 language=language, created_at=at, source=source, event_at=at, valid_from=at,
-                importance=NOTE_IMPORTANCE, label="note", attributes=attributes,
+                importance=NOTE_IMPORTANCE, label="note", attributes=attributes, supersedes=supersedes,
             )  # fmt: skip
         try:
             await self._writer.add_fenced(user_key, epoch, [note])
@@ -211,6 +216,22 @@ class LongTermMemoryService:
             return note.memory_id
         await self._rebuild_person(user_key, zone, epoch)
         return note.memory_id
+
+    async def correct_memory(
+        self, user_key: str, memory_id: str, text: str, at: datetime, language: str, timezone: str
+    ) -> str | None:
+        """A correction from the memory browser: `text` kept as a note that supersedes the memory, which stays
+        as history (shown "no longer true" until forgotten), never recalled as current."""
+        found = await self._store.fetch(user_key, [memory_id])
+        if not found or found[0].valid_to is not None:
+            return None
+        note_id = await self.remember_note(user_key, text, at, language, timezone, supersedes=(memory_id,))
+        if note_id != memory_id:
+            await self._store.supersede(user_key, [memory_id], at)
+        await self._rebuild_person(user_key, timezone)
+        if self._planner is not None and found[0].kind is MemoryKind.TEMPORAL:
+            await self._replan(user_key)
+        return note_id
 
     # ---- DatedEvents ----
 

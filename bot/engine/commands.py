@@ -133,7 +133,9 @@ class UserCommands:
         voice_speaking: bool = False,
         cities: Cities | None = None,
         person_models: PersonModelEditor | None = None,
+        ended_at_unlink: Sequence[UserDataEraser] = (),
     ) -> None:
+        self._ended_at_unlink = tuple(ended_at_unlink)  # e.g. the memory browser's sessions of each account
         self._known = PersonModelView(person_models, profiles, clock, default_timezone)  # None: memories only
         self._voice_speaking = voice_speaking  # a speech service is configured: /voice on can be honoured
         self._profiles = profiles
@@ -153,6 +155,10 @@ class UserCommands:
         self._shown = ShownPages()
         # cities None: /timezone knows zone names and their own cities only ("Europe/Paris", "Paris").
         self._timezone = TimezoneSetting(profiles, planner, clock, default_timezone, cities)
+
+    async def person(self, user: UserRef) -> UserRef:
+        """The account as the person it belongs to (after /link, or its pseudonymous key)."""
+        return await self._person(user)
 
     async def _person(self, user: UserRef) -> UserRef:
         """The account as the person it belongs to (see `UserRef.key`); once per command."""
@@ -194,8 +200,12 @@ class UserCommands:
         lang = await self.language_of(user, hint)
         if self._identities is None:
             return CommandResult(say("link_unavailable", lang), ok=False)
+        accounts = await self._identities.accounts(user.key)
         if await self._identities.unlink(user) is None:
             return CommandResult(say("unlink_not_linked", lang), ok=False)
+        for key in dict.fromkeys([user.key, *accounts]):
+            for ended in self._ended_at_unlink:
+                await ended.forget_user(key)
         return CommandResult(say("unlink_done", lang))
 
     async def language_of(self, user: UserRef, hint: str | None = None) -> str:

@@ -1,0 +1,58 @@
+"""How a person gets in: Telegram's Mini App launch (the page hands its signed launch data over, and a session
+is opened when the signature holds) and Discord's single-use link (a button that redeems the token: a link
+preview that fetches the page burns nothing)."""
+
+from __future__ import annotations
+
+import logging
+
+from aiohttp import web
+
+from adapters.web.guard import account_of, open_session
+from adapters.web.launch_data import read_launch_data
+from adapters.web.ports import BrowserParts
+from adapters.web.rendering import render
+from adapters.web.texts import language
+from bot.engine.model import UserRef
+
+log = logging.getLogger(__name__)
+
+
+def _asked_language(request: web.Request) -> str:
+    return language(request.headers.get("Accept-Language", ""))
+
+
+def entry_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
+    async def telegram_page(request: web.Request) -> web.Response:
+        return render("launch.html", _asked_language(request), base)
+
+    async def telegram_session(request: web.Request) -> web.Response:
+        form = await request.post()
+        init_data = str(form.get("init_data", ""))
+        token = parts.telegram_token
+        launch = read_launch_data(init_data, token, parts.clock) if token else None
+        if launch is None:
+            log.info("a Mini App launch was refused (bad signature, stale or no user)")
+            return web.json_response({"ok": False}, status=403)
+        response = web.json_response({"ok": True, "next": f"{base}/"})
+        await open_session(parts, response, UserRef("telegram", launch.user_id), base)
+        return response
+
+    async def discord_page(request: web.Request) -> web.Response:
+        return render("discord.html", _asked_language(request), base, token=request.match_info["token"])
+
+    async def discord_session(request: web.Request) -> web.Response:
+        form = await request.post()
+        account_key = await parts.logins.redeem(str(form.get("token", "")))
+        if account_key is None or not account_key.startswith("discord:"):
+            return render("message.html", _asked_language(request), base, status=403, key="expired")
+        response = web.HTTPSeeOther(f"{base}/")
+        await open_session(parts, response, account_of(account_key), base)
+        raise response
+
+    return [
+        web.get("/telegram", telegram_page),
+        web.post("/telegram/session", telegram_session),
+        web.get("/discord/{token}", discord_page),
+        web.post("/discord/session", discord_session),
+    ]

@@ -1,0 +1,131 @@
+"""The memory browser's own page and its changes: what I know about you, then the memories by kind and time
+(with search), each one's history of corrections; correct, forget one, forget everything, export.
+
+Changes are POSTs that carry the session's CSRF token and end in a redirect whose query names only what
+happened (`?notice=forgot`): no memory text is ever put in a URL. A search is a POST for the same reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import web
+
+from adapters.web.guard import COOKIE, Visitor, csrf_ok, visitor
+from adapters.web.ports import BrowserParts
+from adapters.web.rendering import render
+from adapters.web.texts import language, relative, say
+from bot.engine.memory_view import MemoryBrowsing, ShownMemory
+
+_MEMORY_ID = "{memory_id:[0-9a-fA-F-]{36}}"
+KINDS = ("semantic", "temporal", "episodic", "emotional")
+_NOTICES = {"corrected", "forgot", "none", "empty"}
+_MAX_SEARCH_CHARS = 200
+
+
+def _shown(memory: ShownMemory, parts: BrowserParts, lang: str) -> dict[str, Any]:
+    now = parts.clock.now()
+    item = memory.item
+    replaced = memory.replaced_by
+    return {
+        "id": item.memory_id,
+        "text": item.text,
+        "kind": item.kind,
+        "told": relative(item.created_at, now, lang),
+        "told_at": item.created_at.date().isoformat(),
+        "current": memory.current,
+        "replaced_by": replaced.text if replaced is not None else None,
+        "replaced_when": relative(memory.replaced_at, now, lang) if memory.replaced_at else "",
+    }
+
+
+def _page(
+    parts: BrowserParts, base: str, guest: Visitor, browsing: MemoryBrowsing, *, kind: str = "", search: str = "",
+    notice: str = "", status: int = 200,
+) -> web.Response:  # fmt: skip
+    lang = browsing.language
+    memories = [m for m in browsing.memories if not kind or m.item.kind == kind]
+    if search:
+        words = search.casefold()
+        memories = [m for m in memories if words in m.item.text.casefold()]
+    return render(
+        "memories.html", lang, base, status=status, csrf=guest.csrf, known=browsing.known,
+        memories=[_shown(m, parts, lang) for m in memories], kinds=KINDS, kind=kind, search=search,
+        notice=notice if notice in _NOTICES else "", confirm_word=say("forget_all_word", lang),
+    )  # fmt: skip
+
+
+def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
+    async def signed_in(request: web.Request) -> Visitor:
+        guest = await visitor(request, parts)
+        if guest is None:
+            lang = language(request.headers.get("Accept-Language", ""))
+            raise web.HTTPUnauthorized(
+                text=render("message.html", lang, base, key="signed_out").text, content_type="text/html"
+            )
+        return guest
+
+    async def changing(request: web.Request) -> tuple[Visitor, dict[str, str]]:
+        guest = await signed_in(request)
+        form = {key: str(value) for key, value in (await request.post()).items()}
+        if not csrf_ok(guest, form):
+            raise web.HTTPForbidden(text="This form has expired; reload the page.")
+        return guest, form
+
+    async def home(request: web.Request) -> web.Response:
+        guest = await signed_in(request)
+        kind = request.query.get("kind", "")
+        browsing = await parts.memories.browse(guest.user)
+        return _page(parts, base, guest, browsing, kind=kind if kind in KINDS else "",
+                     notice=request.query.get("notice", ""))  # fmt: skip
+
+    async def search(request: web.Request) -> web.Response:
+        guest, form = await changing(request)
+        kind = form.get("kind", "")
+        browsing = await parts.memories.browse(guest.user)
+        return _page(parts, base, guest, browsing, kind=kind if kind in KINDS else "",
+                     search=form.get("q", "").strip()[:_MAX_SEARCH_CHARS])  # fmt: skip
+
+    async def correct(request: web.Request) -> web.Response:
+        guest, form = await changing(request)
+        text = form.get("text", "").strip()
+        if not text:
+            raise web.HTTPSeeOther(f"{base}/?notice=empty")
+        done = await parts.memories.correct(guest.user, request.match_info["memory_id"], text)
+        raise web.HTTPSeeOther(f"{base}/?notice={'corrected' if done.ok else 'none'}")
+
+    async def forget(request: web.Request) -> web.Response:
+        guest, _ = await changing(request)
+        done = await parts.memories.forget_memory(guest.user, request.match_info["memory_id"].lower())
+        raise web.HTTPSeeOther(f"{base}/?notice={'forgot' if done.ok else 'none'}")
+
+    async def forget_all(request: web.Request) -> web.Response:
+        guest, form = await changing(request)
+        browsing = await parts.memories.browse(guest.user)
+        lang = browsing.language
+        if form.get("confirm", "").strip().upper() != say("forget_all_word", lang):
+            return render("message.html", lang, base, status=400, key="forget_all_wrong", back=True)
+        result = await parts.memories.forget_everything(guest.user)
+        await parts.sessions.end(guest.session_id)
+        response = render("erased.html", lang, base, status=200 if result.ok else 500, result=result.text)
+        response.del_cookie(COOKIE, path=base)
+        return response
+
+    async def export(request: web.Request) -> web.Response:
+        guest = await signed_in(request)
+        body = await parts.memories.export(guest.user)
+        return web.Response(
+            body=body,
+            content_type="application/json",
+            charset="utf-8",
+            headers={"Content-Disposition": 'attachment; filename="souvenir-export.json"'},
+        )
+
+    return [
+        web.get("/", home),
+        web.post("/search", search),
+        web.post(f"/memories/{_MEMORY_ID}/correct", correct),
+        web.post(f"/memories/{_MEMORY_ID}/forget", forget),
+        web.post("/forget-all", forget_all),
+        web.get("/export", export),
+    ]

@@ -1,0 +1,66 @@
+"""What the memory browser needs from the rest of the bot, as ports; `bot/app.py` gives the concrete parts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.engine.command_results import CommandResult
+from bot.engine.memory_view import MemoryBrowsing
+from bot.engine.model import UserRef
+from bot.engine.ports import Clock
+from bot.engine.rate_limit import RateLimiter
+
+
+class WebSessions(Protocol):
+    """Server-side sessions: the cookie holds only a random id."""
+
+    async def open(self, account_key: str, person_key: str) -> tuple[str, str]:
+        """A new session: its id (the cookie's value) and its CSRF token."""
+        ...
+
+    async def find(self, session_id: str) -> tuple[str, str] | None:
+        """The account and the CSRF token of a live session."""
+        ...
+
+    async def end(self, session_id: str) -> None: ...
+
+
+class LoginTokens(Protocol):
+    """Single-use tokens for the Discord link."""
+
+    async def issue(self, account_key: str) -> str: ...
+
+    async def redeem(self, token: str) -> str | None:
+        """The account a token was issued to, the first time only."""
+        ...
+
+
+class OwnMemories(Protocol):
+    """The person's own memories, through the engine's operations (every one resolves the account to the
+    person it belongs to, after /link too)."""
+
+    async def person(self, user: UserRef) -> UserRef: ...
+
+    async def browse(self, user: UserRef) -> MemoryBrowsing: ...
+
+    async def correct(self, user: UserRef, memory_id: str, text: str) -> CommandResult: ...
+
+    async def forget_memory(self, user: UserRef, reference: str, hint: str | None = None) -> CommandResult: ...
+
+    async def forget_everything(self, user: UserRef, hint: str | None = None) -> CommandResult: ...
+
+    async def export(self, user: UserRef) -> bytes: ...
+
+
+@dataclass(frozen=True)
+class BrowserParts:
+    """Everything the browser's routes use; `telegram_token` None: no Mini App launch is accepted."""
+
+    public_url: str
+    memories: OwnMemories
+    sessions: WebSessions
+    logins: LoginTokens
+    clock: Clock
+    telegram_token: str | None = None
+    limiter: RateLimiter | None = None  # per account; None: no limit

@@ -1,0 +1,101 @@
+"""Every word the memory browser shows, in English and French, and when a memory was told, in words."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+TEXTS: dict[str, dict[str, str]] = {
+    "title": {"en": "My memories", "fr": "Mes souvenirs"},
+    "known": {"en": "What I know about you", "fr": "Ce que je sais de toi"},
+    "known_none": {"en": "Nothing yet.", "fr": "Rien pour l'instant."},
+    "memories": {"en": "Memories", "fr": "Souvenirs"},
+    "memories_none": {"en": "I keep no memory of you.", "fr": "Je ne garde aucun souvenir de toi."},
+    "search": {"en": "Search my memories", "fr": "Chercher dans mes souvenirs"},
+    "search_button": {"en": "Search", "fr": "Chercher"},
+    "search_clear": {"en": "Show all", "fr": "Tout afficher"},
+    "search_found": {"en": "{count} found", "fr": "{count} trouvé(s)"},
+    "kind_all": {"en": "All kinds", "fr": "Tous les genres"},
+    "kind": {"en": "Kind", "fr": "Genre"},
+    "kind_semantic": {"en": "fact", "fr": "fait"},
+    "kind_episodic": {"en": "message", "fr": "message"},
+    "kind_emotional": {"en": "feeling", "fr": "ressenti"},
+    "kind_temporal": {"en": "date", "fr": "date"},
+    "told": {"en": "told {when}", "fr": "dit {when}"},
+    "no_longer_true": {"en": "no longer true", "fr": "plus d'actualité"},
+    "replaced_by": {"en": "replaced {when} by:", "fr": "remplacé {when} par :"},
+    "correct": {"en": "Correct", "fr": "Corriger"},
+    "correct_label": {"en": "What is true now", "fr": "Ce qui est vrai maintenant"},
+    "correct_button": {"en": "Save the correction", "fr": "Enregistrer la correction"},
+    "forget": {"en": "Forget this", "fr": "Oublier ceci"},
+    "export": {"en": "Export everything (JSON)", "fr": "Tout exporter (JSON)"},
+    "forget_all": {"en": "Forget everything", "fr": "Tout oublier"},
+    "forget_all_help": {
+        "en": "This erases everything I keep about you, everywhere, for good. Type {word} to confirm.",
+        "fr": "Cela efface tout ce que je garde de toi, partout, pour de bon. Tape {word} pour confirmer.",
+    },
+    "forget_all_word": {"en": "FORGET", "fr": "OUBLIER"},
+    "forget_all_label": {"en": "Confirmation", "fr": "Confirmation"},
+    "forget_all_wrong": {
+        "en": "Nothing was erased: the confirmation did not match.",
+        "fr": "Rien n'a été effacé : la confirmation ne correspond pas.",
+    },
+    "notice_corrected": {
+        "en": "Corrected. The old memory is kept as no longer true.",
+        "fr": "Corrigé. L'ancien souvenir reste, marqué plus d'actualité.",
+    },
+    "notice_forgot": {"en": "Forgotten.", "fr": "Oublié."},
+    "notice_none": {"en": "That memory is no longer there.", "fr": "Ce souvenir n'existe plus."},
+    "notice_empty": {"en": "Write what is true now.", "fr": "Écris ce qui est vrai maintenant."},
+    "erased": {"en": "Everything is erased", "fr": "Tout est effacé"},
+    "opening": {"en": "Opening your memories…", "fr": "Ouverture de tes souvenirs…"},
+    "open_button": {"en": "Open my memories", "fr": "Ouvrir mes souvenirs"},
+    "open_help": {
+        "en": "This link is yours only, works once and for ten minutes.",
+        "fr": "Ce lien n'est qu'à toi, ne sert qu'une fois et pendant dix minutes.",
+    },
+    "expired": {
+        "en": "This link has expired or was already used. Ask for a new one with /memories web.",
+        "fr": "Ce lien a expiré ou a déjà servi. Demande-en un nouveau avec /memories web.",
+    },
+    "launch_refused": {
+        "en": "I could not check that this page was opened from Telegram. Close it and open it again.",
+        "fr": "Je n'ai pas pu vérifier que cette page vient de Telegram. Ferme-la et rouvre-la.",
+    },
+    "signed_out": {
+        "en": "Your session has ended. Open your memories again from the chat.",
+        "fr": "Ta session est terminée. Rouvre tes souvenirs depuis la conversation.",
+    },
+    "too_many": {"en": "Too many requests; wait a minute.", "fr": "Trop de demandes ; attends une minute."},
+    "bad_form": {"en": "This form has expired; reload the page.", "fr": "Ce formulaire a expiré ; recharge la page."},
+    "skip": {"en": "Skip to my memories", "fr": "Aller à mes souvenirs"},
+}
+
+_UNITS = {
+    "en": {"day": ("day", "days"), "week": ("week", "weeks"), "month": ("month", "months"), "year": ("year", "years")},
+    "fr": {"day": ("jour", "jours"), "week": ("semaine", "semaines"), "month": ("mois", "mois"),
+           "year": ("an", "ans")},
+}  # fmt: skip
+
+
+def language(code: str | None) -> str:
+    return "fr" if (code or "").lower().startswith("fr") else "en"
+
+
+def say(key: str, lang: str, **values: object) -> str:
+    entry = TEXTS[key]
+    return entry.get(lang, entry["en"]).format(**values)
+
+
+def relative(moment: datetime, now: datetime, lang: str) -> str:
+    """ "today", "yesterday", "3 weeks ago" / "aujourd'hui", "hier", "il y a 3 semaines"."""
+    days = (now.date() - moment.astimezone(now.tzinfo).date()).days
+    if days <= 0:
+        return "aujourd'hui" if lang == "fr" else "today"
+    if days == 1:
+        return "hier" if lang == "fr" else "yesterday"
+    count, unit = (
+        (days, "day") if days < 14 else (days // 7, "week") if days < 61 else
+        (days // 30, "month") if days < 365 else (days // 365, "year")
+    )  # fmt: skip
+    words = _UNITS[lang if lang in _UNITS else "en"][unit][0 if count == 1 else 1]
+    return f"il y a {count} {words}" if lang == "fr" else f"{count} {words} ago"

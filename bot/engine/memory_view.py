@@ -1,0 +1,141 @@
+"""What the memory browser shows and changes: a person's memories whole (current and no longer true, each with
+what replaced it), the person model first, and a correction that supersedes a memory rather than erasing it.
+
+The slash commands page through memories ten at a time; the browser shows them all at once with their history.
+Forgetting, erasing everything and the export stay `UserCommands`' (one meaning on every front end); this adds
+only what a page needs beyond them. Engine code: it talks to memory through the ports below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from bot.engine.command_results import CommandResult
+from bot.engine.commands import UserCommands
+from bot.engine.message_text import clean_message_text
+from bot.engine.model import MemoryItem, UserRef
+from bot.engine.person_model_command import PersonModelEditor, PersonModelView
+from bot.engine.ports import Clock, MemoryBrowser, OccasionPlanner, ProfileStore
+from bot.engine.texts import say
+
+_MAX_CORRECTION_CHARS = 4000
+
+
+class CorrectableMemories(MemoryBrowser, Protocol):
+    async def correct_memory(
+        self, user_key: str, memory_id: str, text: str, at: datetime, language: str, timezone: str
+    ) -> str | None:
+        """Keep `text` as a memory that supersedes `memory_id` (which stays, no longer true); the new memory's
+        id, or None when the person holds no current memory with that id."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class ShownMemory:
+    """One memory on the page: what it says, and for one no longer true, the memory that replaced it."""
+
+    item: MemoryItem
+    current: bool
+    replaced_by: MemoryItem | None = None
+    replaced_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryBrowsing:
+    """Everything the page shows of one person, newest first."""
+
+    language: str
+    known: tuple[str, ...]  # the person model's lines ("what I know about you")
+    memories: tuple[ShownMemory, ...]
+
+
+def _when(text: str | object) -> datetime | None:
+    try:
+        return datetime.fromisoformat(str(text)) if text else None
+    except ValueError:
+        return None
+
+
+def shown_memories(items: list[MemoryItem]) -> tuple[ShownMemory, ...]:
+    """Newest first, each no longer true one with the memory that names it in its `supersedes`."""
+    by_id = {item.memory_id: item for item in items}
+    replacer: dict[str, MemoryItem] = {}
+    for item in items:
+        for old in item.extra.get("supersedes") or ():  # type: ignore[attr-defined]
+            if str(old) in by_id:
+                replacer[str(old)] = item
+    shown = [
+        ShownMemory(
+            item,
+            current=item.extra.get("current") is not False,
+            replaced_by=replacer.get(item.memory_id),
+            replaced_at=_when(item.extra.get("valid_to")),
+        )
+        for item in items
+    ]
+    return tuple(sorted(shown, key=lambda m: m.item.created_at, reverse=True))
+
+
+class MemoryView:
+    """The browser's reads and its one change of its own (a correction), for the person behind an account; the
+    rest (forget one, forget everything, export) is the commands' own."""
+
+    def __init__(
+        self,
+        *,
+        commands: UserCommands,
+        memories: CorrectableMemories,
+        profiles: ProfileStore,
+        planner: OccasionPlanner,
+        clock: Clock,
+        default_timezone: str,
+        person_models: PersonModelEditor | None = None,
+    ) -> None:
+        self._commands = commands
+        self._memories = memories
+        self._profiles = profiles
+        self._planner = planner
+        self._clock = clock
+        self._default_timezone = default_timezone
+        self._known = PersonModelView(person_models, profiles, clock, default_timezone)
+
+    async def person(self, user: UserRef) -> UserRef:
+        """The account as the person it belongs to (after /link), as every command sees it."""
+        return await self._commands.person(user)
+
+    async def _language_of(self, user: UserRef) -> str:
+        return await self._commands.language_of(user)
+
+    async def forget_memory(self, user: UserRef, reference: str, hint: str | None = None) -> CommandResult:
+        return await self._commands.forget_memory(user, reference, hint)
+
+    async def forget_everything(self, user: UserRef, hint: str | None = None) -> CommandResult:
+        return await self._commands.forget_everything(user, hint)
+
+    async def export(self, user: UserRef) -> bytes:
+        return await self._commands.export(user)
+
+    async def browse(self, user: UserRef) -> MemoryBrowsing:
+        user = await self.person(user)
+        language = await self._language_of(user)
+        known = await self._known.as_json(user.key, language)
+        items = await self._memories.export_memories(user.key)
+        return MemoryBrowsing(language, tuple(str(line["line"]) for line in known), shown_memories(items))
+
+    async def correct(self, user: UserRef, memory_id: str, text: str) -> CommandResult:
+        """The new text supersedes the memory; the old one stays, no longer true, until it is forgotten."""
+        user = await self.person(user)
+        language = await self._language_of(user)
+        text = clean_message_text(text, _MAX_CORRECTION_CHARS).text.strip()
+        if not text:
+            return CommandResult(say("usage_remember", language), ok=False)
+        profile = await self._profiles.load_profile(user.key)
+        zone = profile.timezone or self._default_timezone
+        now = self._clock.now()
+        new_id = await self._memories.correct_memory(user.key, memory_id, text, now, language, zone)
+        if new_id is None:
+            return CommandResult(say("forgot_none", language), ok=False)
+        await self._planner.plan_user(user.key)
+        return CommandResult(say("remembered", language))

@@ -1,0 +1,193 @@
+"""The memory browser as a person uses it, on the core `souvenir run` wires (real Redis, embedded Qdrant): in
+from Telegram's Mini App or Discord's link, their memories listed, one corrected (the old one stays, no longer
+true, with what replaced it), one forgotten, everything forgotten; another account's never in reach."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.engine.model import UserRef
+from tests.adapters.web.browser import (
+    browser_session,
+    csrf_of,
+    launch_data,
+    memory_ids,
+    page,
+    served,
+    telegram_login,
+)
+from tests.conftest import FakeClock
+
+ANA = UserRef("telegram", "5151", "Ana")
+BOB = UserRef("telegram", "6262", "Bob")
+LEA_DC = UserRef("discord", "98765", "Léa")
+
+
+async def test_a_telegram_launch_lists_corrects_and_forgets(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        core = web.core
+        assert (await core.commands.remember(ANA, "I live in Paris")).ok
+        clock.advance(days=3)
+        assert (await core.commands.remember(ANA, "My cat is called Miso")).ok
+        assert (await core.commands.remember(BOB, "Bob's secret garden")).ok
+
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        status, html = await page(browser, web)
+        assert status == 200
+        ids = memory_ids(html)
+        assert {"I live in Paris", "My cat is called Miso"} <= set(ids)
+        assert "Bob" not in html
+        assert "told 3 days ago" in html and "told today" in html
+
+        async with browser.post(
+            f"{web.base}/memories/{ids['I live in Paris']}/correct",
+            data={"csrf": csrf_of(html), "text": "I live in Lyon"},
+        ) as response:
+            assert response.status == 200 and "notice=corrected" in str(response.url)
+            html = await response.text()
+        assert "I live in Lyon" in memory_ids(html)
+        old = html[html.index(f"memory-{ids['I live in Paris']}") :]
+        old = old[: old.index("</li>")]
+        assert "no longer true" in old and "replaced today by:" in old and "I live in Lyon" in old
+
+        async with browser.post(
+            f"{web.base}/memories/{ids['My cat is called Miso']}/forget", data={"csrf": csrf_of(html)}
+        ) as response:
+            html = await response.text()
+        assert "Miso" not in html and "Forgotten." in html
+        listing = (await core.commands.memories_listing(ANA)).text
+        assert "Miso" not in listing and "Lyon" in listing  # the chat's /memories sees the same
+
+
+async def test_the_page_speaks_the_persons_language(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        assert (await web.core.commands.set_language(ANA, "fr")).ok
+        assert (await web.core.commands.remember(ANA, "J'habite à Lyon")).ok
+
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        _, html = await page(browser, web)
+
+        assert '<html lang="fr">' in html and "Mes souvenirs" in html and "dit aujourd&#39;hui" in html
+
+
+async def test_forged_stale_or_missing_launches_open_nothing(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        forged = launch_data(clock, 5151, token="999:another-bot")
+        stale = launch_data(clock, 5151)
+        clock.advance(minutes=6)
+
+        assert await telegram_login(browser, web, forged) == 403
+        assert await telegram_login(browser, web, stale) == 403
+        assert await telegram_login(browser, web, "") == 403
+        status, html = await page(browser, web)
+        assert status == 401 and "session has ended" in html
+
+
+async def test_changes_need_the_sessions_csrf_token(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        assert (await web.core.commands.remember(ANA, "I live in Paris")).ok
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        _, html = await page(browser, web)
+        memory_id = memory_ids(html)["I live in Paris"]
+
+        for csrf in ("", "forged"):
+            async with browser.post(f"{web.base}/memories/{memory_id}/forget", data={"csrf": csrf}) as response:
+                assert response.status == 403
+        async with browser.post(f"{web.base}/forget-all", data={"confirm": "FORGET"}) as response:
+            assert response.status == 403
+
+        assert (await web.core.commands.memories_page(ANA, 0, 10)).total == 1
+
+
+async def test_another_persons_memory_is_out_of_reach(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as ana, browser_session() as bob:
+        assert (await web.core.commands.remember(ANA, "I live in Paris")).ok
+        assert await telegram_login(ana, web, launch_data(clock, 5151)) == 200
+        anas_id = memory_ids((await page(ana, web))[1])["I live in Paris"]
+        assert await telegram_login(bob, web, launch_data(clock, 6262)) == 200
+        _, bobs_page = await page(bob, web)
+
+        for action, data in (("forget", {}), ("correct", {"text": "I live in Rome"})):
+            async with bob.post(
+                f"{web.base}/memories/{anas_id}/{action}", data={"csrf": csrf_of(bobs_page), **data}
+            ) as response:
+                assert "notice=none" in str(response.url)
+
+        assert [m.text for m in (await web.core.commands.memories_page(ANA, 0, 10)).items] == ["I live in Paris"]
+        assert (await web.core.commands.memories_page(BOB, 0, 10)).total == 0
+
+
+async def test_a_discord_link_opens_its_account_once(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        assert web.core.browser is not None
+        assert (await web.core.commands.remember(LEA_DC, "My boat is called Zanzibar")).ok
+        assert (await web.core.commands.remember(ANA, "I live in Paris")).ok
+        token = await web.core.browser.logins.issue(LEA_DC.account_key)
+
+        async with browser.get(f"{web.base}/discord/{token}") as response:  # a link preview burns nothing
+            assert response.status == 200 and 'name="token"' in await response.text()
+        async with browser.post(f"{web.base}/discord/session", data={"token": token}) as response:
+            html = await response.text()
+        assert "My boat is called Zanzibar" in memory_ids(html) and "Paris" not in html
+
+        async with browser_session() as someone_else:
+            async with someone_else.post(f"{web.base}/discord/session", data={"token": token}) as response:
+                assert response.status == 403 and "already used" in await response.text()
+            assert (await page(someone_else, web))[0] == 401
+
+
+async def test_forget_everything_needs_the_typed_word_and_ends_the_session(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        assert (await web.core.commands.remember(ANA, "I live in Paris")).ok
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        csrf = csrf_of((await page(browser, web))[1])
+
+        async with browser.post(f"{web.base}/forget-all", data={"csrf": csrf, "confirm": "yes"}) as response:
+            assert response.status == 400 and "Nothing was erased" in await response.text()
+        assert (await web.core.commands.memories_page(ANA, 0, 10)).total == 1
+
+        async with browser.post(f"{web.base}/forget-all", data={"csrf": csrf, "confirm": "forget"}) as response:
+            assert response.status == 200 and "Everything is erased" in await response.text()
+        assert (await web.core.commands.memories_page(ANA, 0, 10)).total == 0
+        assert (await page(browser, web))[0] == 401
+
+
+async def test_every_page_is_locked_down(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        assert (await web.core.commands.remember(ANA, "I live in Paris")).ok
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        cookie = next(c for c in browser.cookie_jar if c.key == "souvenir_session")
+        assert cookie["httponly"] and cookie["samesite"] == "Strict" and cookie["path"] == "/memories"
+
+        for path in ("/", "/telegram", "/static/launch.js", "/export"):
+            async with browser.get(f"{web.base}{path}") as response:
+                assert response.status == 200, path
+                csp = response.headers["Content-Security-Policy"]
+                assert "script-src 'self' https://telegram.org;" in csp and "unsafe-inline" not in csp
+                assert response.headers["Cache-Control"] == "no-store"
+                body = await response.text()
+                if path == "/export":
+                    assert "attachment" in response.headers["Content-Disposition"] and "Paris" in body
+                elif path != "/static/launch.js":
+                    assert "<script>" not in body and " on" + "click=" not in body  # no inline script
+        async with browser.get(f"http://127.0.0.1:{web.port}/healthz") as response:
+            assert response.status in (200, 503)  # the status server still answers beside it
+
+
+async def test_unlink_and_link_follow_the_person(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        core = web.core
+        assert core.browser is not None
+        assert (await core.commands.remember(ANA, "My boat is called Zanzibar")).ok
+        asked = await core.commands.link(ANA)
+        code = next(word for word in asked.text.split() if "-" in word and len(word.strip(".:`*")) == 9)
+        assert (await core.commands.link(LEA_DC, code.strip(".:`*"))).ok, asked.text
+
+        token = await core.browser.logins.issue(LEA_DC.account_key)
+        async with browser.post(f"{web.base}/discord/session", data={"token": token}) as response:
+            assert "My boat is called Zanzibar" in memory_ids(await response.text())  # the linked person's
+
+        assert (await core.commands.unlink(LEA_DC)).ok
+        assert (await page(browser, web))[0] == 401  # /unlink ended the session
