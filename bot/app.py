@@ -10,7 +10,7 @@ import asyncio
 import functools
 import logging
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,6 +32,7 @@ from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.memory_view import CorrectableMemories, MemoryView
 from bot.engine.metrics import Metrics, NoMetrics
+from bot.engine.model import UserRef
 from bot.engine.picture_maker import PictureMaker
 from bot.engine.ports import (
     Clock,
@@ -167,7 +168,6 @@ async def _upgrade_stores(client: aioredis.Redis, settings: Settings, dimension:
         raise ConfigError("the stored data records no memory index; run `souvenir migrate`")
     check_index(in_use, settings, dimension)
     return await schema.note_dimension(in_use, dimension)
-
 
 
 async def _connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -458,6 +458,24 @@ def _memory_browser(
     return BrowserParts(settings.public_url, view, sessions, logins, clock, token, limiter)
 
 
+def _telegram_browser_url(core: Core) -> str | None:
+    """The memory browser's Mini App address for Telegram's button (None: it is off)."""
+    if core.browser is None:
+        return None
+    from adapters.web.app import telegram_launch_url
+
+    return telegram_launch_url(core.browser.public_url)
+
+
+def _discord_browser_link(core: Core) -> Callable[[UserRef], Awaitable[str]] | None:
+    """What makes Discord's single-use link to the memory browser (None: it is off)."""
+    if core.browser is None:
+        return None
+    from adapters.web.app import login_links
+
+    return login_links(core.browser)
+
+
 def _configured_platforms(settings: Settings) -> list[str]:
     names = {"telegram": settings.telegram_token, "discord": settings.discord_token}
     return [name for name, token in names.items() if token is not None]
@@ -481,7 +499,6 @@ async def open_status_server(core: Core) -> AsyncIterator[int | None]:
         yield bound
 
 
-
 @asynccontextmanager
 async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
     """Start the configured platforms, then the scheduler that writes first through them."""
@@ -496,7 +513,14 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             from adapters.telegram import run_telegram
 
             telegram = await stack.enter_async_context(
-                run_telegram(settings, engine=engine, commands=core.commands, avatar=core.avatar, voice=conversation)
+                run_telegram(
+                    settings,
+                    engine=engine,
+                    commands=core.commands,
+                    avatar=core.avatar,
+                    voice=conversation,
+                    browser_url=_telegram_browser_url(core),  # the memory browser's Mini App
+                )
             )
             messengers["telegram"] = telegram
             speaking["telegram"] = _outgoing(telegram, core)
@@ -513,6 +537,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
                     avatar=core.avatar,
                     voice=conversation,
                     identify_gate=RedisIdentifyGate(core.redis),  # paced across every process of the bot
+                    browser_link=_discord_browser_link(core),
                 )
             )
             messengers["discord"] = discord

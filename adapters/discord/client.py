@@ -17,7 +17,7 @@ import discord
 from adapters.discord.components import COMPONENT_ITEMS, answer_expired_button
 from adapters.discord.incoming import to_incoming
 from adapters.discord.pictures import PictureHandler, add_picture_command, send_reply, uploaded_photo_refusal
-from adapters.discord.slash import SouvenirCommandTree, add_slash_commands
+from adapters.discord.slash import BrowserLink, SouvenirCommandTree, add_slash_commands
 from adapters.discord.translations import FrenchTranslator
 from adapters.discord.voice import VoiceEngine, send_spoken_reply, voice_incoming
 from bot.engine.commands import UserCommands
@@ -70,6 +70,7 @@ class SouvenirClient(discord.Client):
         timings: GatewayTimings = DEFAULT_TIMINGS,
         identify_gate: IdentifyGate | None = None,
         voice: VoiceEngine | None = None,
+        browser_link: BrowserLink | None = None,
         **options: Any,
     ) -> None:
         super().__init__(
@@ -80,7 +81,7 @@ class SouvenirClient(discord.Client):
         self.user_commands = user_commands
         self.voice = voice  # voice messages are transcribed and answered (None: they are not answered)
         self.tree = SouvenirCommandTree(self)
-        add_slash_commands(self.tree, user_commands)
+        add_slash_commands(self.tree, user_commands, browser_link)
         if isinstance(handler, PictureHandler):
             add_picture_command(self.tree, handler)
         self._answering: set[asyncio.Task[Any]] = set()

@@ -19,6 +19,7 @@ from adapters.discord.client import (
 )
 from adapters.discord.endpoints import point_discord_at
 from adapters.discord.messenger import DiscordMessenger
+from adapters.discord.slash import BrowserLink
 from adapters.discord.voice import VoiceEngine
 from bot.avatar import BotAvatar
 from bot.config import Settings
@@ -41,6 +42,7 @@ async def run_discord(
     avatar: BotAvatar | None = None,
     identify_gate: IdentifyGate | None = None,
     voice: VoiceEngine | None = None,
+    browser_link: BrowserLink | None = None,
 ) -> AsyncIterator[DiscordMessenger]:
     """Logs in, syncs the slash commands, waits for the gateway's READY, then yields the messenger.
 
@@ -59,13 +61,15 @@ async def run_discord(
             timings=timings,
             identify_gate=identify_gate,
             voice=voice,
+            browser_link=browser_link,
             shard_count=settings.discord_shards,
             shard_ids=settings.discord_shard_id_list,  # None: every shard in this process
         )
     else:
         client = SouvenirClient(
-            handler=engine, user_commands=commands, timings=timings, identify_gate=identify_gate, voice=voice
-        )
+            handler=engine, user_commands=commands, timings=timings, identify_gate=identify_gate, voice=voice,
+            browser_link=browser_link,
+        )  # fmt: skip
     async with client:
         running = asyncio.create_task(client.start(settings.discord_token.get_secret_value()), name="discord")
         try:

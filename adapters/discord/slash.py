@@ -17,6 +17,7 @@ from discord.app_commands import locale_str as _
 
 from adapters.discord.components import PAGE_SIZE, forget_all_view, show_memories, show_why
 from adapters.discord.incoming import language_from_locale, user_of
+from bot.engine.browser_texts import asks_browser, say_browser
 from bot.engine.command_results import MOOD_CHART_FILENAME, CommandResult
 from bot.engine.commands import UserCommands
 from bot.engine.model import UserRef
@@ -56,7 +57,14 @@ async def _answer(
     await interaction.followup.send(result if isinstance(result, str) else result.text, ephemeral=True)
 
 
-def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommands) -> None:
+BrowserLink = Callable[[UserRef], Awaitable[str]]
+
+
+def add_slash_commands(
+    tree: app_commands.CommandTree[Any], service: UserCommands, browser_link: BrowserLink | None = None
+) -> None:
+    """`browser_link` makes a single-use link to the memory browser for an account (None: it is off)."""
+
     @tree.command(name="memories", description=_("What I remember about you"))
     @app_commands.rename(page=_("page"))
     @app_commands.describe(page=_("A page number (1 is the newest), or “why” for what my last reply drew on"))
@@ -67,6 +75,9 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
             return
         if asks_why(page):
             await show_why(interaction, service, in_place=False)
+            return
+        if asks_browser(page):
+            await _browser(interaction, service, browser_link)
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         user, hint = user_of(interaction), language_from_locale(interaction.locale)
@@ -215,6 +226,20 @@ def add_slash_commands(tree: app_commands.CommandTree[Any], service: UserCommand
     @_everywhere
     async def help_(interaction: discord.Interaction[Any]) -> None:
         await _answer(interaction, service.help_text)
+
+
+async def _browser(
+    interaction: discord.Interaction[Any], service: UserCommands, browser_link: BrowserLink | None
+) -> None:
+    """/memories web: a link, for this account only, that opens the memory browser once within 10 minutes."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    user = user_of(interaction)
+    language = await service.language_of(user, language_from_locale(interaction.locale))
+    if browser_link is None:
+        await interaction.followup.send(say_browser("browser_off", language), ephemeral=True)
+        return
+    url = await browser_link(user)
+    await interaction.followup.send(say_browser("browser_link", language, url=url), ephemeral=True)
 
 
 class SouvenirCommandTree(app_commands.CommandTree[Any]):

@@ -15,10 +15,11 @@ from telegram.error import BadRequest, TelegramError
 from telegram.ext import ContextTypes
 
 from adapters.telegram.callbacks import ForgetAll, ForgetItem, WhyForget, fingerprint, parse_callback
-from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard, why_keyboard
+from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard, why_keyboard, with_browser_button
 from adapters.telegram.normalise import language_hint, thread_of, user_ref
 from adapters.telegram.sending import TelegramSender
 from adapters.telegram.split import split_message
+from bot.engine.browser_texts import asks_browser, say_browser
 from bot.engine.command_results import MOOD_CHART_FILENAME, CommandResult
 from bot.engine.commands import UserCommands
 from bot.engine.model import MemoryPage, UserRef, dm_conversation_id
@@ -40,7 +41,10 @@ def command_argument(text: str) -> str:
 
 
 class CommandHandlers:
-    def __init__(self, commands: UserCommands, sender: TelegramSender, *, page_size: int = 5) -> None:
+    def __init__(
+        self, commands: UserCommands, sender: TelegramSender, *, page_size: int = 5, browser_url: str | None = None
+    ) -> None:
+        self._browser_url = browser_url  # the memory browser's Mini App (None: SOUVENIR_PUBLIC_URL is unset)
         self._commands = commands
         self._sender = sender
         self._page_size = page_size
@@ -109,11 +113,21 @@ class CommandHandlers:
             if asks_why(_argument(message)):
                 await self._why(message, user, hint)
                 return
+            language = await self._commands.language_of(user, hint)
+            private = message.chat.type == ChatType.PRIVATE  # a Mini App button works in private chats only
+            if asks_browser(_argument(message)):
+                if self._browser_url is None or not private:
+                    await self._answer(message, say_browser("browser_off", language))
+                else:
+                    button = with_browser_button(None, self._browser_url, language)
+                    await self._answer(message, say_browser("browser_open", language), button)
+                return
             listing = await self._commands.memories_listing(user, _argument(message), self._page_size, hint)
             keyboard = None
             if listing.page is not None:
-                language = await self._commands.language_of(user, hint)
                 keyboard = memories_keyboard(listing.page, self._page_size, language)
+            if self._browser_url is not None and private:
+                keyboard = with_browser_button(keyboard, self._browser_url, language)
             await self._answer(message, listing.text, keyboard)
 
     async def _why(self, message: Message, user: UserRef, hint: str | None) -> None:

@@ -1,8 +1,9 @@
-"""Inline keyboards for /memories, /memories why and /forget all (pure: labels come from `bot.engine.texts`)."""
+"""Inline keyboards for /memories, /memories why and /forget all (pure: labels come from `bot.engine.texts`), and
+the button that opens the memory browser as a Mini App."""
 
 from __future__ import annotations
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from adapters.telegram.callbacks import (
     MAX_WHY_ITEMS,
@@ -11,6 +12,7 @@ from adapters.telegram.callbacks import (
     show_page_data,
     why_forget_data,
 )
+from bot.engine.browser_texts import say_browser
 from bot.engine.model import MemoryPage
 from bot.engine.ports import DrawnMemory
 from bot.engine.texts import say
@@ -66,3 +68,10 @@ def forget_all_keyboard(language: str) -> InlineKeyboardMarkup:
             ]
         ]
     )
+
+
+def with_browser_button(keyboard: InlineKeyboardMarkup | None, url: str, language: str) -> InlineKeyboardMarkup:
+    """`keyboard` with a last row that opens the memory browser as a Mini App (Telegram signs who opened it)."""
+    rows = [list(row) for row in keyboard.inline_keyboard] if keyboard is not None else []
+    rows.append([InlineKeyboardButton(say_browser("browser_button", language), web_app=WebAppInfo(url))])
+    return InlineKeyboardMarkup(rows)

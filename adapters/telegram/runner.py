@@ -58,6 +58,7 @@ async def run_telegram(
     page_size: int = 5,
     avatar: BotAvatar | None = None,
     voice: VoiceEngine | None = None,
+    browser_url: str | None = None,
 ) -> AsyncIterator[TelegramMessenger]:
     """Start the bot (long polling, or a webhook when SOUVENIR_TELEGRAM_WEBHOOK_URL is set), yield
     the messenger for proactive DMs, and stop cleanly on exit or cancellation."""
@@ -88,7 +89,7 @@ async def run_telegram(
     _register_handlers(
         application,
         TextMessages(engine, sender, typing_interval=typing_interval),
-        CommandHandlers(commands, sender, page_size=page_size),
+        CommandHandlers(commands, sender, page_size=page_size, browser_url=browser_url),
         UpdateBoundary(sender),
     )
     if voice is not None:  # voice notes and audio files: transcribed and answered like text

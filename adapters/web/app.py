@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from urllib.parse import urlsplit
 
 from aiohttp import web
@@ -11,6 +12,7 @@ from adapters.web.headers import security_headers
 from adapters.web.pages import page_routes
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import STATIC
+from bot.engine.model import UserRef
 
 MOUNT = "/memories"
 
@@ -39,3 +41,12 @@ def telegram_launch_url(public_url: str) -> str:
 def discord_login_url(public_url: str, token: str) -> str:
     """The single-use link `/memories web` answers on Discord."""
     return public_url.rstrip("/") + MOUNT + "/discord/" + token
+
+
+def login_links(parts: BrowserParts) -> Callable[[UserRef], Awaitable[str]]:
+    """Makes `/memories web`'s link for an account: a fresh single-use token each time."""
+
+    async def link(user: UserRef) -> str:
+        return discord_login_url(parts.public_url, await parts.logins.issue(user.account_key))
+
+    return link
