@@ -116,12 +116,12 @@ async def test_a_dense_search_after_a_hybrid_one_reads_nothing_more(
 
 
 def test_fusion_keeps_the_best_and_breaks_ties_in_the_order_first_seen() -> None:
-    from memory.qdrant.index import _rrf
+    from memory.qdrant.rankings import rrf
 
     def ranking(*ids: str) -> list[Hit]:
         return [Hit(i, 0.0, {}) for i in ids]
 
-    fused = _rrf([ranking("a", "b", "c"), ranking("d", "b", "e")], 4)
+    fused = rrf([ranking("a", "b", "c"), ranking("d", "b", "e")], 4)
 
     # b is in both; a and d share the first place of one ranking each, c and e the third.
     assert [h.point_id for h in fused] == ["b", "a", "d", "c"]
