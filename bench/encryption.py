@@ -29,7 +29,7 @@ from memory.embedded_redis import embedded_redis
 from memory.embedding import UseEmbedder
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
-from memory.redis_stores import RedisConversationWindow
+from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.sparse import KEYWORD_KEY_BYTES, encode_document, encode_query
 
 TEXT = "My sister Julie is getting married in Annecy next June, and I am so nervous about the speech."

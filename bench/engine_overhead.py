@@ -35,7 +35,9 @@ from bot.persona_file import load_persona
 from memory.embedded_redis import embedded_redis
 from memory.factory import open_long_term_memory
 from memory.redis_connect import redis_client
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 
 
 class InstantLLM:

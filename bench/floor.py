@@ -68,7 +68,9 @@ from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.driver import Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from memory.service import LongTermMemoryService
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)

@@ -88,7 +88,9 @@ from memory.picture_quota import RedisPictureQuota
 from memory.pseudonyms import RedisPseudonyms, ResolvingMessenger, load_or_create_secret
 from memory.rate_limit import RedisRateLimiter
 from memory.redis_connect import redis_client
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
 from memory.schema import IndexInUse, SchemaRecord, check_index, keywords_check, migrate
 from memory.voice_archive import VoiceFiles

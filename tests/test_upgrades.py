@@ -12,7 +12,7 @@ from bot.app import open_core
 from bot.config import load_settings
 from bot.engine.model import UserProfile
 from bot.errors import ConfigError
-from memory.redis_stores import RedisProfiles
+from memory.redis_stores.profiles import RedisProfiles
 from memory.schema import SCHEMA_KEY
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI

@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 from bot.engine.addressing import learn_addressing
 from bot.engine.commands import UserCommands
 from bot.engine.model import UserRef
-from memory.redis_stores import RedisProfiles
+from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory, Rig
 from tests.fakes.commands import redis_backed_commands

@@ -13,7 +13,7 @@ from bot.engine.age import with_stated_age
 from bot.engine.commands import UserCommands
 from bot.engine.content_policy import explicit_content_allowed
 from bot.engine.model import ChatKind, UserRef
-from memory.redis_stores import RedisProfiles
+from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingPlanner
 from tests.fakes.commands import redis_backed_commands

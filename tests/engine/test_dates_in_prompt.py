@@ -13,7 +13,9 @@ import redis.asyncio as aioredis
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import DatedEvent, MonthDay, RecalledMemory
 from bot.persona_file import load_persona
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from memory.service import LongTermMemoryService
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory, Rig

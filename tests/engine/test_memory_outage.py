@@ -14,7 +14,9 @@ from bot.persona_file import load_persona
 from memory.outbox import RedisOutbox
 from memory.outbox_worker import OutboxWorker
 from memory.records import MemoryKind
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from memory.service import LongTermMemoryService
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory

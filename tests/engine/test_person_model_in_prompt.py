@@ -13,7 +13,9 @@ from bot.engine.model import RecalledMemory
 from bot.engine.person_model import HOME, NAME, PERSON, PersonLine, PersonModel, Source, ThreadLine
 from bot.engine.small_talk import is_small_talk
 from bot.persona_file import load_persona
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from memory.reply_trail import RedisReplyTrail
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory

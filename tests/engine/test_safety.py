@@ -16,7 +16,9 @@ from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import Reply, UserProfile
 from bot.engine.safety import SafetyOptions
 from bot.persona_file import load_persona
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM, StoredDatedEvents

@@ -20,7 +20,7 @@ from bot.engine.noop import NoDatedEvents, NoPlanner
 from bot.engine.ports import CompletionRequest
 from bot.persona_file import load_persona
 from memory.erasure import RedisErasureLog, ShortTermFence
-from memory.redis_stores import RedisMessageClaims
+from memory.redis_stores.message_claims import RedisMessageClaims
 from memory.reply_trail import RedisReplyTrail
 from memory.service import LongTermMemoryService
 from tests.conftest import FakeClock

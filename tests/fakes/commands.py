@@ -11,7 +11,8 @@ from bot.engine.city_zones import Cities
 from bot.engine.commands import UserCommands
 from bot.engine.noop import NoPlanner
 from bot.engine.ports import Clock, MemoryBrowser, MoodHistory, OccasionPlanner, UserDataEraser
-from memory.redis_stores import RedisConversationWindow, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.profiles import RedisProfiles
 from memory.reply_trail import RedisReplyTrail
 from tests.fakes.memory_browser import InMemoryMemoryBrowser
 

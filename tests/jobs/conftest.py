@@ -16,7 +16,8 @@ from bot.engine.ports import Messenger, MoodState
 from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.sweep import Sweeper
-from memory.redis_stores import RedisConversationWindow, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.jobs.fakes import (
     Delivery,

@@ -12,7 +12,7 @@ from bot.engine.model import DatedEvent, MonthDay, UserProfile
 from jobs.due_store import DUE_KEY
 from jobs.planner import Planner
 from memory.erasure import RedisErasureLog
-from memory.redis_stores import RedisProfiles
+from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 
 LEA = "telegram:42"

@@ -23,7 +23,9 @@ from bot.engine.model import ChatKind, IncomingMessage, UserRef, group_conversat
 from bot.engine.ports import CompletionRequest
 from bot.persona_file import load_persona
 from memory.conversation_locks import RedisConversationLocks
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, StoredDatedEvents
 
 

@@ -39,7 +39,9 @@ from memory.identities import RedisIdentities
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.qdrant.server import ServerDriver
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
 from memory.service import LongTermMemoryService
 from tests.conftest import FakeClock

@@ -16,7 +16,8 @@ from bot.engine.mood import MoodReading, TimedReading
 from bot.engine.ports import DrawnMemory, TrailReply
 from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
 from memory.mood.series import RedisMoodSeries
-from memory.redis_stores import RedisConversationWindow, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.profiles import RedisProfiles
 from memory.reply_trail import RedisReplyTrail
 from tests.fakes.redis_scan import redis_mentions
 

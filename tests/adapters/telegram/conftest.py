@@ -15,7 +15,8 @@ from adapters.telegram import TelegramMessenger, run_telegram
 from bot.config import Settings
 from bot.engine.commands import UserCommands
 from bot.engine.model import IncomingMessage, Reply
-from memory.redis_stores import RedisMessageClaims, RedisProfiles
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.fakes.commands import redis_backed_commands
 from tests.fakes.fake_telegram import FakeTelegram

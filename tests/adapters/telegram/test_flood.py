@@ -14,7 +14,9 @@ from bot.engine.engine import Engine, EngineOptions
 from bot.engine.noop import NoDatedEvents
 from bot.engine.ports import CompletionRequest
 from bot.persona_file import load_persona
-from memory.redis_stores import RedisConversationWindow, RedisMessageClaims, RedisProfiles
+from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis_stores.profiles import RedisProfiles
 from tests.adapters.telegram.conftest import build_commands, telegram_settings
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingMemory, RecordingPlanner
