@@ -7,7 +7,8 @@ import json
 
 import aiohttp
 
-from tests.fakes.fake_telegram import FakeTelegram, too_many_requests
+from tests.fakes.fake_telegram import FakeTelegram
+from tests.fakes.fake_telegram_wire import too_many_requests
 
 
 async def call(telegram: FakeTelegram, method: str, **kwargs: object) -> dict[str, object]:

@@ -6,7 +6,7 @@ import pytest
 
 from bot.errors import InvalidInput, SouvenirError, UserUnreachable
 from tests.adapters.telegram.conftest import Souvenir
-from tests.fakes.fake_telegram import Failure, too_many_requests
+from tests.fakes.fake_telegram_wire import Failure, too_many_requests
 
 # PTB 22's own RetryAfter constructor warns that retry_after will become a timedelta; not ours to fix.
 pytestmark = pytest.mark.filterwarnings("ignore:.*retry_after:telegram.warnings.PTBDeprecationWarning")

@@ -19,7 +19,7 @@ from memory.redis_stores.message_claims import RedisMessageClaims
 from tests.adapters.telegram.conftest import Souvenir
 from tests.fakes.audio_samples import opus_stream_info
 from tests.fakes.fake_openai import FakeOpenAI
-from tests.fakes.fake_telegram import Failure
+from tests.fakes.fake_telegram_wire import Failure
 from tests.llm.test_audio import voice_settings
 
 ANA = 5151
