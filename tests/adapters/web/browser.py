@@ -33,13 +33,17 @@ class Served:
 
 
 @asynccontextmanager
-async def served(redis_url: str, data_dir: Path, clock: FakeClock, *, port: int = 0) -> AsyncIterator[Served]:
+async def served(
+    redis_url: str, data_dir: Path, clock: FakeClock, *, port: int = 0, telegram_api_url: str | None = None
+) -> AsyncIterator[Served]:
+    """`telegram_api_url`: a fake Bot API with TELEGRAM_TOKEN, for tests that start the platforms too."""
+    extra = {"telegram_api_url": telegram_api_url} if telegram_api_url else {}
     async with FakeOpenAI() as llm:
         settings = load_settings(
             data_dir=data_dir, redis_url=redis_url, llm_provider="openai-compatible", llm_base_url=llm.base_url,
             llm_max_retries=0, llm_extraction=False, http_port=port, http_host="127.0.0.1",
             public_url=f"http://127.0.0.1:{port or 8080}", telegram_token=TELEGRAM_TOKEN,
-            default_timezone="Europe/Paris",
+            default_timezone="Europe/Paris", **extra,
         )  # fmt: skip
         async with open_core(settings, clock=clock) as core, open_status_server(core) as bound:
             assert bound is not None

@@ -1,0 +1,152 @@
+"""The memory browser in a real browser (headless Chromium, driven by Selenium): opened as Telegram opens a Mini
+App, with signed launch data in the address's fragment, and from Discord's link; a memory corrected and one
+forgotten by clicking and typing, and the changes seen in the chat's /memories through the fake Bot API.
+
+Skipped, saying why, where Chromium and its driver are not installed (`apt-get install chromium
+chromium-driver`, as `.ci/run` does).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from bot.app import open_platforms_and_jobs
+from bot.engine.model import UserRef
+from tests.adapters.web.browser import TELEGRAM_TOKEN, launch_data, served
+from tests.conftest import FakeClock
+from tests.fakes.fake_telegram import FakeTelegram
+
+CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
+)
+ANA = 5151
+LEA_DC = UserRef("discord", "98765", "Léa")
+WAIT_S = 20
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def chromium() -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install -e '.[test]')")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=412,915",
+                     # No network in tests: Telegram's script is refused at once (the page does not need it).
+                     "--host-resolver-rules=MAP telegram.org 127.0.0.1:9"):  # fmt: skip
+        options.add_argument(argument)
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(WAIT_S)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _until(driver: Any, condition: Any) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, WAIT_S).until(condition)
+
+
+def _memory(driver: Any, text: str) -> Any:
+    from selenium.webdriver.common.by import By
+
+    return driver.find_element(By.XPATH, f"//li[contains(@class,'memory')][p[@class='text'][.='{text}']]")
+
+
+def correct_and_forget(driver: Any, launch_url: str, shots: Path) -> str:
+    """What a person does on the page, in the browser (a thread: Selenium waits, the bot's loop serves)."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(launch_url)
+    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
+    assert "tgWebAppData" not in driver.current_url  # the launch data left the address bar
+    driver.save_screenshot(str(shots / "memory-browser.png"))
+    paris = _memory(driver, "I live in Paris")
+    paris.find_element(By.TAG_NAME, "summary").click()
+    box = paris.find_element(By.TAG_NAME, "textarea")
+    box.clear()
+    box.send_keys("I live in Lyon")
+    paris.find_element(By.CSS_SELECTOR, "form button").click()
+    _until(driver, lambda d: "notice=corrected" in d.current_url)
+    old = _memory(driver, "I live in Paris").text
+    assert "no longer true" in old and "I live in Lyon" in old, old
+    driver.save_screenshot(str(shots / "memory-browser-corrected.png"))
+    _memory(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
+    _until(driver, lambda d: "notice=forgot" in d.current_url)
+    return str(driver.find_element(By.TAG_NAME, "main").text)
+
+
+def open_discord_link(driver: Any, link: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    driver.get(link)
+    driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
+    return str(driver.find_element(By.TAG_NAME, "main").text)
+
+
+async def test_a_telegram_launch_corrects_and_forgets_in_a_real_browser(
+    chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock, tmp_path: Path
+) -> None:
+    async with FakeTelegram(token=TELEGRAM_TOKEN) as telegram:
+        port = _free_port()
+        async with served(redis_url, data_dir, clock, port=port, telegram_api_url=telegram.api_root) as web:
+            person = UserRef("telegram", str(ANA), "Ana")
+            assert (await web.core.commands.remember(person, "I live in Paris")).ok
+            assert (await web.core.commands.remember(person, "My cat is called Miso")).ok
+            fragment = urlencode({"tgWebAppData": launch_data(clock, ANA), "tgWebAppVersion": "8.0"})
+
+            shots = Path(os.environ.get("SOUVENIR_SCREENSHOTS", tmp_path))  # docs/: the user guide's pictures
+            page = await asyncio.to_thread(correct_and_forget, chromium, f"{web.base}/telegram#{fragment}", shots)
+
+            assert "Forgotten." in page and "Miso" not in page
+            async with open_platforms_and_jobs(web.core):
+                await telegram.push_command(ANA, "memories")
+                await telegram.wait_for(lambda: any("Lyon" in t for t in telegram.texts(ANA)), within=WAIT_S)
+            [listing] = telegram.texts(ANA)
+            assert "I live in Lyon" in listing and "Miso" not in listing
+            assert "I live in Paris (no longer true)" in listing
+
+
+async def test_a_discord_link_opens_the_page_in_a_real_browser(
+    chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    port = _free_port()
+    async with served(redis_url, data_dir, clock, port=port) as web:
+        assert web.core.browser is not None
+        assert (await web.core.commands.remember(LEA_DC, "My boat is called Zanzibar")).ok
+        link = f"{web.base}/discord/{await web.core.browser.logins.issue(LEA_DC.account_key)}"
+
+        page = await asyncio.to_thread(open_discord_link, chromium, link)
+        assert "My boat is called Zanzibar" in page
+
+        again = await asyncio.to_thread(open_discord_link_again, chromium, link)
+        assert "already used" in again
+
+
+def open_discord_link_again(driver: Any, link: str) -> str:
+    from selenium.webdriver.common.by import By
+
+    driver.delete_all_cookies()
+    driver.get(link)
+    driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+    return str(driver.find_element(By.TAG_NAME, "main").text)
