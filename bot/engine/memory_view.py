@@ -121,7 +121,11 @@ class MemoryView:
         user = await self.person(user)
         language = await self._language_of(user)
         known = await self._known.as_json(user.key, language)
-        items = await self._memories.export_memories(user.key)
+        # What /memories lists (a message whose fact says it word for word is left out: the fact is shown), with
+        # the history that only the full export carries.
+        total = (await self._memories.list_memories(user.key, 0, 1)).total
+        listed = {m.memory_id for m in (await self._memories.list_memories(user.key, 0, max(total, 1))).items}
+        items = [m for m in await self._memories.export_memories(user.key) if m.memory_id in listed]
         return MemoryBrowsing(language, tuple(str(line["line"]) for line in known), shown_memories(items))
 
     async def correct(self, user: UserRef, memory_id: str, text: str) -> CommandResult:

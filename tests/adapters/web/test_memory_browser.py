@@ -17,6 +17,7 @@ from tests.adapters.web.browser import (
     telegram_login,
 )
 from tests.conftest import FakeClock
+from tests.test_app_erasure import say
 
 ANA = UserRef("telegram", "5151", "Ana")
 BOB = UserRef("telegram", "6262", "Bob")
@@ -191,3 +192,23 @@ async def test_unlink_and_link_follow_the_person(redis_url: str, data_dir: Path,
 
         assert (await core.commands.unlink(LEA_DC)).ok
         assert (await page(browser, web))[0] == 401  # /unlink ended the session
+
+
+async def test_a_change_told_in_conversation_shows_as_a_timeline(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        await say(web.core, clock, "I live in Paris", ANA)
+        clock.advance(days=40)
+        await say(web.core, clock, "I moved, I live in Lyon now", ANA)
+
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        _, html = await page(browser, web)
+
+        ids = memory_ids(html)
+        assert list(ids) == ["I moved, I live in Lyon now", "I live in Paris"]  # newest first, each said once
+        old = html[html.index(f"memory-{ids['I live in Paris']}") :]
+        old = old[: old.index("</li>")]
+        assert "told 5 weeks ago" in old and "no longer true" in old
+        assert "replaced today by:" in old and "I moved, I live in Lyon now" in old
+        assert "Lives in Lyon" in html  # what I know about you
