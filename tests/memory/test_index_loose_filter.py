@@ -19,7 +19,7 @@ from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import IndexQuery
 from tests.conftest import FakeClock
 from tests.memory.fake_index import DIMENSION
-from tests.memory.test_index_contract import ALICE, BOB, T0, ask, memory
+from tests.memory.index_memories import ALICE, BOB, T0, ask, memory
 
 WORDS = "cat Miso jazz Lyon sister wedding nurse hiking ramen peanuts piano garden Paris sofa".split()
 

@@ -19,7 +19,7 @@ from memory.qdrant.server import ServerDriver
 from memory.sparse import encode_document, encode_query
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
-from tests.memory.test_index_contract import ALICE, BOB, add_life, ask, memory
+from tests.memory.index_memories import ALICE, BOB, add_life, ask, memory
 
 pytestmark = pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning")
 

@@ -13,8 +13,8 @@ from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import MemoryKind
 from tests.conftest import FakeClock
 from tests.memory.fake_index import DIMENSION
+from tests.memory.index_memories import ALICE, ask, memory
 from tests.memory.test_erasure import CountingEmbedder
-from tests.memory.test_index_contract import ALICE, ask, memory
 
 SAID = "Caroline: I went to the support group yesterday"
 NEXT = " | Melanie: that sounds brave, how was the pottery class?"

@@ -15,7 +15,7 @@ from memory.qdrant.index import QdrantMemoryIndex
 from memory.qdrant.record_cache import RecordCache
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
-from tests.memory.test_index_contract import ALICE, BOB, CAT, JOB, T0, add_life, ask, memory, texts
+from tests.memory.index_memories import ALICE, BOB, CAT, JOB, T0, add_life, ask, memory, texts
 
 
 @pytest.fixture
