@@ -54,7 +54,10 @@ class CommandHandlers:
     async def start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):
             message, user, hint = asked
-            await self._answer(message, await self._commands.start_text(user, hint))
+            keyboard = None
+            if self._browser_url is not None and message.chat.type == ChatType.PRIVATE:
+                keyboard = with_browser_button(None, self._browser_url, await self._commands.language_of(user, hint))
+            await self._answer(message, await self._commands.start_text(user, hint), keyboard)
 
     async def help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         if asked := _asked(update):

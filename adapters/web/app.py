@@ -25,7 +25,7 @@ def browser_base(public_url: str) -> str:
 def memory_browser_routes(app: web.Application, parts: BrowserParts) -> str:
     """Mount the browser on `app`; returns the path it lives under."""
     base = browser_base(parts.public_url)
-    browser = web.Application(middlewares=[security_headers])
+    browser = web.Application(middlewares=[security_headers(parts.public_url)])
     browser.add_routes(entry_routes(parts, base))
     browser.add_routes(page_routes(parts, base))
     browser.router.add_static("/static", STATIC)

@@ -1,10 +1,13 @@
 """The headers every memory browser response carries: a strict Content-Security-Policy (no inline script, no
-third-party origin but Telegram's `telegram-web-app.js`), nothing cached, no referrer, no sniffing."""
+third-party origin but Telegram's `telegram-web-app.js`), nothing cached, no referrer, no sniffing; and a POST
+from another origin is refused whatever it carries (a second guard beside the CSRF token and SameSite)."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from aiohttp import web
-from aiohttp.typedefs import Handler
+from aiohttp.typedefs import Handler, Middleware
 
 CONTENT_SECURITY_POLICY = "; ".join(
     [
@@ -29,8 +32,26 @@ SECURITY_HEADERS = {
 }
 
 
-@web.middleware
-async def security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+def origin_of(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}".lower()
+
+
+def security_headers(public_url: str) -> Middleware:
+    """The middleware for a browser served at `public_url`."""
+    own_origin = origin_of(public_url)
+
+    @web.middleware
+    async def secured(request: web.Request, handler: Handler) -> web.StreamResponse:
+        origin = request.headers.get("Origin")
+        if request.method == "POST" and origin is not None and origin.lower() != own_origin:
+            raise web.HTTPForbidden(text="This request came from another site.", headers=SECURITY_HEADERS)
+        return await _with_headers(request, handler)
+
+    return secured
+
+
+async def _with_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
         response = await handler(request)
     except web.HTTPException as exc:  # redirects and errors carry them too

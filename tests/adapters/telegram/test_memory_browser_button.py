@@ -66,3 +66,10 @@ async def test_without_a_public_url_memories_web_says_it_is_off(souvenir: Souven
     await souvenir.telegram.push_command(23, "memories")
     [_, listing] = await souvenir.reply_in(23, 2)
     assert web_apps(listing) == {}
+
+
+async def test_start_offers_it_too(with_browser: Souvenir) -> None:
+    await with_browser.telegram.push_command(24, "start")
+    [welcome] = await with_browser.reply_in(24)
+
+    assert web_apps(welcome) == {"Open my memories": URL}

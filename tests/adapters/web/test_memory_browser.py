@@ -96,6 +96,15 @@ async def test_changes_need_the_sessions_csrf_token(redis_url: str, data_dir: Pa
                 assert response.status == 403
         async with browser.post(f"{web.base}/forget-all", data={"confirm": "FORGET"}) as response:
             assert response.status == 403
+        elsewhere = {"Origin": "https://evil.example"}  # even with the token, a POST from another site is refused
+        async with browser.post(
+            f"{web.base}/memories/{memory_id}/forget", data={"csrf": csrf_of(html)}, headers=elsewhere
+        ) as response:
+            assert response.status == 403
+        async with browser.post(
+            f"{web.base}/telegram/session", data={"init_data": launch_data(clock, 5151)}, headers=elsewhere
+        ) as response:
+            assert response.status == 403  # nor can another site sign a browser into its own account
 
         assert (await web.core.commands.memories_page(ANA, 0, 10)).total == 1
 
