@@ -1,6 +1,6 @@
 """The headers every memory browser response carries: a strict Content-Security-Policy (no inline script, no
-third-party origin but Telegram's `telegram-web-app.js`), nothing cached, no referrer, no sniffing; and a POST
-from another origin is refused whatever it carries (a second guard beside the CSRF token and SameSite)."""
+third-party origin but Telegram's `telegram-web-app.js`), nothing cached, no referrer to other sites, no
+sniffing; and a POST from another origin is refused whatever it carries (beside the CSRF token and SameSite)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ SECURITY_HEADERS = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "Cache-Control": "no-store",
     "Pragma": "no-cache",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # no referrer to other sites; "no-referrer" would make Origin "null"
     "X-Content-Type-Options": "nosniff",
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",

@@ -14,8 +14,9 @@ from aiohttp import web
 from adapters.web.guard import COOKIE, Visitor, csrf_ok, visitor
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import render
-from adapters.web.texts import language, relative, say
+from adapters.web.texts import days_away, language, relative, say
 from bot.engine.memory_view import MemoryBrowsing, ShownMemory
+from bot.engine.person_page import PersonPage
 
 _MEMORY_ID = "{memory_id:[0-9a-fA-F-]{36}}"
 KINDS = ("semantic", "temporal", "episodic", "emotional")
@@ -39,9 +40,32 @@ def _shown(memory: ShownMemory, parts: BrowserParts, lang: str) -> dict[str, Any
     }
 
 
+def _about(page: PersonPage, parts: BrowserParts, lang: str) -> dict[str, Any]:
+    settings = page.settings
+    today = parts.clock.now().date()
+    switch = {True: say("on", lang), False: say("off", lang)}
+    return {
+        "dates": [
+            {"what": say("your_birthday", lang) if d.own_birthday else d.what, "on": d.on.isoformat(),
+             "when": days_away(d.on, today, lang)}
+            for d in page.dates
+        ],
+        "settings": [
+            ("setting_timezone", settings.timezone),
+            ("setting_language", say(f"language_{settings.language}", lang)),
+            ("setting_checkins", switch[settings.checkins]),
+            ("setting_birthday_wishes", switch[settings.birthday_wishes]),
+            ("setting_groups", switch[settings.groups]),
+            ("setting_voice", switch[settings.voice_replies]),
+        ],
+        "why": [m.text for m in page.why],
+        "why_text": page.why_text,
+    }  # fmt: skip
+
+
 def _page(
-    parts: BrowserParts, base: str, guest: Visitor, browsing: MemoryBrowsing, *, kind: str = "", search: str = "",
-    notice: str = "", status: int = 200,
+    parts: BrowserParts, base: str, guest: Visitor, browsing: MemoryBrowsing, about: PersonPage, *, kind: str = "",
+    search: str = "", notice: str = "", status: int = 200,
 ) -> web.Response:  # fmt: skip
     lang = browsing.language
     memories = [m for m in browsing.memories if not kind or m.item.kind == kind]
@@ -52,6 +76,7 @@ def _page(
         "memories.html", lang, base, status=status, csrf=guest.csrf, known=browsing.known,
         memories=[_shown(m, parts, lang) for m in memories], kinds=KINDS, kind=kind, search=search,
         notice=notice if notice in _NOTICES else "", confirm_word=say("forget_all_word", lang),
+        about=_about(about, parts, lang),
     )  # fmt: skip
 
 
@@ -76,14 +101,16 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         guest = await signed_in(request)
         kind = request.query.get("kind", "")
         browsing = await parts.memories.browse(guest.user)
-        return _page(parts, base, guest, browsing, kind=kind if kind in KINDS else "",
+        about = await parts.memories.about(guest.user)
+        return _page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
                      notice=request.query.get("notice", ""))  # fmt: skip
 
     async def search(request: web.Request) -> web.Response:
         guest, form = await changing(request)
         kind = form.get("kind", "")
         browsing = await parts.memories.browse(guest.user)
-        return _page(parts, base, guest, browsing, kind=kind if kind in KINDS else "",
+        about = await parts.memories.about(guest.user)
+        return _page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
                      search=form.get("q", "").strip()[:_MAX_SEARCH_CHARS])  # fmt: skip
 
     async def correct(request: web.Request) -> web.Response:

@@ -8,6 +8,7 @@ from typing import Protocol
 from bot.engine.command_results import CommandResult
 from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
+from bot.engine.person_page import PersonPage
 from bot.engine.ports import Clock
 from bot.engine.rate_limit import RateLimiter
 
@@ -43,6 +44,8 @@ class OwnMemories(Protocol):
     async def person(self, user: UserRef) -> UserRef: ...
 
     async def browse(self, user: UserRef) -> MemoryBrowsing: ...
+
+    async def about(self, user: UserRef) -> PersonPage: ...
 
     async def correct(self, user: UserRef, memory_id: str, text: str) -> CommandResult: ...
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
 TEXTS: dict[str, dict[str, str]] = {
     "title": {"en": "My memories", "fr": "Mes souvenirs"},
@@ -67,6 +67,29 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "too_many": {"en": "Too many requests; wait a minute.", "fr": "Trop de demandes ; attends une minute."},
     "bad_form": {"en": "This form has expired; reload the page.", "fr": "Ce formulaire a expiré ; recharge la page."},
+    "dates": {"en": "Dates ahead", "fr": "Dates à venir"},
+    "dates_none": {"en": "No date ahead that I know of.", "fr": "Aucune date à venir que je connaisse."},
+    "your_birthday": {"en": "Your birthday", "fr": "Ton anniversaire"},
+    "in_days": {"en": "in {n} days", "fr": "dans {n} jours"},
+    "today": {"en": "today", "fr": "aujourd'hui"},
+    "tomorrow": {"en": "tomorrow", "fr": "demain"},
+    "why": {"en": "Why I said that", "fr": "Pourquoi j'ai dit ça"},
+    "why_header": {"en": "My last reply drew on:", "fr": "Ma dernière réponse s'appuyait sur :"},
+    "settings": {"en": "Your settings", "fr": "Tes réglages"},
+    "settings_help": {
+        "en": "Change them in the chat: /timezone, /language, /checkins, /groups, /voice, /birthday.",
+        "fr": "Change-les dans la conversation : /timezone, /language, /checkins, /groups, /voice, /birthday.",
+    },
+    "setting_timezone": {"en": "Time zone", "fr": "Fuseau horaire"},
+    "setting_language": {"en": "Language", "fr": "Langue"},
+    "setting_checkins": {"en": "Check-ins", "fr": "Prises de nouvelles"},
+    "setting_birthday_wishes": {"en": "Birthday wishes", "fr": "Vœux d'anniversaire"},
+    "setting_groups": {"en": "Private memories in groups", "fr": "Souvenirs privés dans les groupes"},
+    "setting_voice": {"en": "Voice replies", "fr": "Réponses vocales"},
+    "on": {"en": "on", "fr": "activé"},
+    "off": {"en": "off", "fr": "désactivé"},
+    "language_en": {"en": "English", "fr": "anglais"},
+    "language_fr": {"en": "French", "fr": "français"},
     "skip": {"en": "Skip to my memories", "fr": "Aller à mes souvenirs"},
 }
 
@@ -84,6 +107,12 @@ def language(code: str | None) -> str:
 def say(key: str, lang: str, **values: object) -> str:
     entry = TEXTS[key]
     return entry.get(lang, entry["en"]).format(**values)
+
+
+def days_away(on: date, today: date, lang: str) -> str:
+    """ "today", "tomorrow", "in 12 days"."""
+    days = (on - today).days
+    return say("today", lang) if days <= 0 else say("tomorrow", lang) if days == 1 else say("in_days", lang, n=days)
 
 
 def relative(moment: datetime, now: datetime, lang: str) -> str:

@@ -11,13 +11,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
+from zoneinfo import ZoneInfo
 
 from bot.engine.command_results import CommandResult
 from bot.engine.commands import UserCommands
 from bot.engine.message_text import clean_message_text
 from bot.engine.model import MemoryItem, UserRef
 from bot.engine.person_model_command import PersonModelEditor, PersonModelView
-from bot.engine.ports import Clock, MemoryBrowser, OccasionPlanner, ProfileStore
+from bot.engine.person_page import PersonPage, dates_ahead, person_settings
+from bot.engine.ports import Clock, DatedEvents, MemoryBrowser, OccasionPlanner, ProfileStore
 from bot.engine.texts import say
 
 _MAX_CORRECTION_CHARS = 4000
@@ -92,7 +94,9 @@ class MemoryView:
         clock: Clock,
         default_timezone: str,
         person_models: PersonModelEditor | None = None,
+        dated_events: DatedEvents | None = None,
     ) -> None:
+        self._dated_events = dated_events  # None: the dates ahead are the profile birthday only
         self._commands = commands
         self._memories = memories
         self._profiles = profiles
@@ -127,6 +131,22 @@ class MemoryView:
         listed = {m.memory_id for m in (await self._memories.list_memories(user.key, 0, max(total, 1))).items}
         items = [m for m in await self._memories.export_memories(user.key) if m.memory_id in listed]
         return MemoryBrowsing(language, tuple(str(line["line"]) for line in known), shown_memories(items))
+
+    async def about(self, user: UserRef) -> PersonPage:
+        """The dates ahead, the settings and what the last reply drew on."""
+        user = await self.person(user)
+        language = await self._language_of(user)
+        profile = await self._profiles.load_profile(user.key)
+        zone = profile.timezone or self._default_timezone
+        today = self._clock.now().astimezone(ZoneInfo(zone)).date()
+        events = await self._dated_events.dated_events(user.key) if self._dated_events is not None else []
+        why = await self._commands.why(user, None, shown=False)
+        return PersonPage(
+            person_settings(profile, self._default_timezone, language),
+            dates_ahead(profile, events, today),
+            why.memories,
+            why.text,
+        )
 
     async def correct(self, user: UserRef, memory_id: str, text: str) -> CommandResult:
         """The new text supersedes the memory; the old one stays, no longer true, until it is forgotten."""

@@ -89,7 +89,9 @@ def correct_and_forget(driver: Any, launch_url: str, shots: Path) -> str:
     _until(driver, lambda d: "notice=corrected" in d.current_url)
     old = _memory(driver, "I live in Paris").text
     assert "no longer true" in old and "I live in Lyon" in old, old
+    driver.set_window_size(412, 1900)  # the whole page, as a phone scrolls through it
     driver.save_screenshot(str(shots / "memory-browser-corrected.png"))
+    driver.set_window_size(412, 915)
     _memory(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
     _until(driver, lambda d: "notice=forgot" in d.current_url)
     return str(driver.find_element(By.TAG_NAME, "main").text)

@@ -138,7 +138,7 @@ async def test_a_discord_link_opens_its_account_once(redis_url: str, data_dir: P
             assert response.status == 200 and 'name="token"' in await response.text()
         async with browser.post(f"{web.base}/discord/session", data={"token": token}) as response:
             html = await response.text()
-        assert "My boat is called Zanzibar" in memory_ids(html) and "Paris" not in html
+        assert "My boat is called Zanzibar" in memory_ids(html) and "I live in Paris" not in html
 
         async with browser_session() as someone_else:
             async with someone_else.post(f"{web.base}/discord/session", data={"token": token}) as response:
@@ -221,3 +221,23 @@ async def test_a_change_told_in_conversation_shows_as_a_timeline(
         assert "told 5 weeks ago" in old and "no longer true" in old
         assert "replaced today by:" in old and "I moved, I live in Lyon now" in old
         assert "Lives in Lyon" in html  # what I know about you
+
+
+async def test_dates_settings_and_why_come_with_the_memories(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        core = web.core
+        assert (await core.commands.set_birthday(ANA, "March 20")).ok
+        assert (await core.commands.set_checkins(ANA, "on")).ok
+        assert (await core.commands.remember(ANA, "My cat is called Miso")).ok
+        await say(core, clock, "Tell me about Miso, my cat", ANA)
+
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        _, html = await page(browser, web)
+
+        dates = html[html.index('id="dates-title"') : html.index('id="why-title"')]
+        assert "in 6 days</time> — Your birthday" in dates
+        why = html[html.index('id="why-title"') : html.index('id="memories-title"')]
+        assert "My last reply drew on:" in why and "My cat is called Miso" in why
+        settings = html[html.index('id="settings-title"') :]
+        assert "<dt>Time zone</dt><dd>Europe/Paris</dd>" in settings
+        assert "<dt>Check-ins</dt><dd>on</dd>" in settings and "<dt>Voice replies</dt><dd>off</dd>" in settings

@@ -13,6 +13,7 @@ from adapters.web import BrowserParts, memory_browser_routes
 from bot.engine.command_results import CommandResult
 from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
+from bot.engine.person_page import PersonPage, PersonSettings
 from memory.rate_limit import RedisRateLimiter
 from memory.web_logins import RedisLoginTokens
 from memory.web_sessions import RedisWebSessions
@@ -28,6 +29,9 @@ class NoMemories:
 
     async def browse(self, user: UserRef) -> MemoryBrowsing:
         return MemoryBrowsing("en", (), ())
+
+    async def about(self, user: UserRef) -> PersonPage:
+        return PersonPage(PersonSettings("UTC", "en", False, True, False, False), (), (), "")
 
     async def correct(self, user: UserRef, memory_id: str, text: str) -> CommandResult:
         return CommandResult("", ok=False)
