@@ -22,6 +22,7 @@ _MEMORY_ID = "{memory_id:[0-9a-fA-F-]{36}}"
 KINDS = ("semantic", "temporal", "episodic", "emotional")
 _NOTICES = {"corrected", "forgot", "none", "empty"}
 _MAX_SEARCH_CHARS = 200
+PAGE_SIZE = 50  # memories a page shows; older ones are a link away (the first view stays small on a phone)
 
 
 def _shown(memory: ShownMemory, parts: BrowserParts, lang: str) -> dict[str, Any]:
@@ -65,16 +66,20 @@ def _about(page: PersonPage, parts: BrowserParts, lang: str) -> dict[str, Any]:
 
 def _page(
     parts: BrowserParts, base: str, guest: Visitor, browsing: MemoryBrowsing, about: PersonPage, *, kind: str = "",
-    search: str = "", notice: str = "", status: int = 200,
+    search: str = "", notice: str = "", status: int = 200, number: int = 1,
 ) -> web.Response:  # fmt: skip
     lang = browsing.language
     memories = [m for m in browsing.memories if not kind or m.item.kind == kind]
     if search:
         words = search.casefold()
         memories = [m for m in memories if words in m.item.text.casefold()]
+    pages = max(1, -(-len(memories) // PAGE_SIZE))
+    number = min(max(number, 1), pages)
+    shown = memories[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
     return render(
-        "memories.html", lang, base, status=status, csrf=guest.csrf, known=browsing.known,
-        memories=[_shown(m, parts, lang) for m in memories], kinds=KINDS, kind=kind, search=search,
+        "memories.html", lang, base, status=status, csrf=guest.csrf, known=browsing.known, found=len(memories),
+        memories=[_shown(m, parts, lang) for m in shown], kinds=KINDS, kind=kind, search=search,
+        number=number, pages=pages,
         notice=notice if notice in _NOTICES else "", confirm_word=say("forget_all_word", lang),
         about=_about(about, parts, lang),
     )  # fmt: skip
@@ -102,8 +107,9 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         kind = request.query.get("kind", "")
         browsing = await parts.memories.browse(guest.user)
         about = await parts.memories.about(guest.user)
+        number = request.query.get("page", "1")
         return _page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
-                     notice=request.query.get("notice", ""))  # fmt: skip
+                     notice=request.query.get("notice", ""), number=int(number) if number.isdigit() else 1)  # fmt: skip
 
     async def search(request: web.Request) -> web.Response:
         guest, form = await changing(request)
@@ -138,6 +144,13 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         response.del_cookie(COOKIE, path=base)
         return response
 
+    async def mood_chart(request: web.Request) -> web.Response:
+        guest = await signed_in(request)
+        chart = await parts.memories.mood(guest.user)
+        if chart.png is None:
+            raise web.HTTPNotFound(text=chart.text)
+        return web.Response(body=chart.png, content_type="image/png")
+
     async def export(request: web.Request) -> web.Response:
         guest = await signed_in(request)
         body = await parts.memories.export(guest.user)
@@ -155,4 +168,5 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         web.post(f"/memories/{_MEMORY_ID}/forget", forget),
         web.post("/forget-all", forget_all),
         web.get("/export", export),
+        web.get("/mood.png", mood_chart),
     ]

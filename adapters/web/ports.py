@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine.command_results import CommandResult
+from bot.engine.command_results import CommandResult, MoodChart
 from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
 from bot.engine.person_page import PersonPage
@@ -54,6 +54,10 @@ class OwnMemories(Protocol):
     async def forget_everything(self, user: UserRef, hint: str | None = None) -> CommandResult: ...
 
     async def export(self, user: UserRef) -> bytes: ...
+
+    async def mood(self, user: UserRef, argument: str = "", hint: str | None = None) -> MoodChart:
+        """The /mood chart (its PNG, or why there is none)."""
+        ...
 
 
 @dataclass(frozen=True)

@@ -90,6 +90,15 @@ TEXTS: dict[str, dict[str, str]] = {
     "off": {"en": "off", "fr": "désactivé"},
     "language_en": {"en": "English", "fr": "anglais"},
     "language_fr": {"en": "French", "fr": "français"},
+    "mood": {"en": "How you have been", "fr": "Comment tu vas"},
+    "mood_show": {"en": "Show the chart of the last 30 days", "fr": "Voir le graphique des 30 derniers jours"},
+    "mood_alt": {
+        "en": "How your messages have felt over the last 30 days, and the patterns I believe I see.",
+        "fr": "Ce que tes messages laissaient sentir ces 30 derniers jours, et les tendances que je crois voir.",
+    },
+    "newer": {"en": "‹ Newer", "fr": "‹ Plus récents"},
+    "older": {"en": "Older ›", "fr": "Plus anciens ›"},
+    "page_of": {"en": "Page {n} of {pages}", "fr": "Page {n} sur {pages}"},
     "skip": {"en": "Skip to my memories", "fr": "Aller à mes souvenirs"},
 }
 

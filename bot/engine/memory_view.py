@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
-from bot.engine.command_results import CommandResult
+from bot.engine.command_results import CommandResult, MoodChart
 from bot.engine.commands import UserCommands
 from bot.engine.message_text import clean_message_text
 from bot.engine.model import MemoryItem, UserRef
@@ -120,6 +120,9 @@ class MemoryView:
 
     async def export(self, user: UserRef) -> bytes:
         return await self._commands.export(user)
+
+    async def mood(self, user: UserRef, argument: str = "", hint: str | None = None) -> MoodChart:
+        return await self._commands.mood(user, argument, hint)
 
     async def browse(self, user: UserRef) -> MemoryBrowsing:
         user = await self.person(user)

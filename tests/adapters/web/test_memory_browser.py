@@ -241,3 +241,38 @@ async def test_dates_settings_and_why_come_with_the_memories(redis_url: str, dat
         settings = html[html.index('id="settings-title"') :]
         assert "<dt>Time zone</dt><dd>Europe/Paris</dd>" in settings
         assert "<dt>Check-ins</dt><dd>on</dd>" in settings and "<dt>Voice replies</dt><dd>off</dd>" in settings
+
+
+async def test_older_memories_are_a_page_away(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        for n in range(1, 53):
+            clock.advance(minutes=1)
+            assert (await web.core.commands.remember(ANA, f"Fact number {n}")).ok
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+
+        _, first = await page(browser, web)
+        async with browser.get(f"{web.base}/?page=2") as response:
+            second = await response.text()
+
+        assert len(memory_ids(first)) == 50 and "Fact number 52" in memory_ids(first)
+        assert "Fact number 3" in memory_ids(first) and "Fact number 2" not in memory_ids(first)
+        assert "Page 1 of 2" in first and "?page=2" in first
+        assert set(memory_ids(second)) == {"Fact number 2", "Fact number 1"}  # the oldest, on the second page
+
+
+async def test_the_mood_chart_is_drawn_on_request(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        async with browser.get(f"{web.base}/mood.png") as response:
+            assert response.status == 404  # not enough messages yet: no chart
+        for text in ("I'm so tired tonight.", "Work was great today!", "A calm evening.", "Sad news today."):
+            clock.advance(hours=20)
+            await say(web.core, clock, text, ANA)
+
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200  # a day later: a new visit
+        _, html = await page(browser, web)
+        async with browser.get(f"{web.base}/mood.png") as response:
+            chart = await response.read()
+
+        assert 'src="/memories/mood.png"' in html and 'loading="lazy"' in html
+        assert response.status == 200 and response.content_type == "image/png" and chart.startswith(b"\x89PNG")

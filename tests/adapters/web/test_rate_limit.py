@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 from aiohttp import web
 
 from adapters.web import BrowserParts, memory_browser_routes
-from bot.engine.command_results import CommandResult
+from bot.engine.command_results import CommandResult, MoodChart
 from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
 from bot.engine.person_page import PersonPage, PersonSettings
@@ -44,6 +44,9 @@ class NoMemories:
 
     async def export(self, user: UserRef) -> bytes:
         return b"{}"
+
+    async def mood(self, user: UserRef, argument: str = "", hint: str | None = None) -> MoodChart:
+        return MoodChart("")
 
 
 @pytest.fixture
