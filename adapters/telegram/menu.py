@@ -1,11 +1,14 @@
-"""The command menu Telegram shows next to the input field, in English (default) and French."""
+"""The command menu Telegram shows next to the input field, in English (default) and French; and the chat's menu
+button, which opens the memory browser when it is set up."""
 
 from __future__ import annotations
 
 import logging
 
-from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault
+from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault, MenuButtonWebApp, WebAppInfo
 from telegram.error import TelegramError
+
+from bot.engine.browser_texts import say_browser
 
 log = logging.getLogger(__name__)
 
@@ -100,3 +103,12 @@ async def register_menu(bot: Bot) -> None:
             )
         except TelegramError:
             log.exception("Could not register the %s command menu", language)
+
+
+async def register_browser_button(bot: Bot, url: str) -> None:
+    """The chat's menu button opens the memory browser as a Mini App (the commands stay a "/" away). A failure
+    only costs the button, so it is logged, not raised."""
+    try:
+        await bot.set_chat_menu_button(menu_button=MenuButtonWebApp(say_browser("browser_menu", "en"), WebAppInfo(url)))
+    except TelegramError:
+        log.warning("Could not set the chat's menu button to the memory browser")

@@ -25,7 +25,7 @@ from telegram.request import HTTPXRequest
 from adapters.telegram.avatar import set_profile_photo
 from adapters.telegram.commands import CommandHandlers
 from adapters.telegram.conversation import Callback, ConversationEngine, TextMessages, UpdateBoundary, log_error
-from adapters.telegram.menu import GROUP_COMMANDS, PRIVATE_COMMANDS, register_menu
+from adapters.telegram.menu import GROUP_COMMANDS, PRIVATE_COMMANDS, register_browser_button, register_menu
 from adapters.telegram.messenger import TelegramMessenger
 from adapters.telegram.ordering import PerChatUpdateProcessor
 from adapters.telegram.pictures import PictureEngine, PictureMessages, register_pictures
@@ -110,6 +110,8 @@ async def run_telegram(
         raise
     try:
         await register_menu(application.bot)
+        if browser_url is not None:
+            await register_browser_button(application.bot, browser_url)
         await set_profile_photo(application.bot, avatar)
         await application.start()
         try:

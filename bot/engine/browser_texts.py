@@ -13,6 +13,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "fr": "La page des souvenirs n'est pas configurée sur ce bot ; /memories les liste ici.",
     },
     "browser_button": {"en": "Open my memories", "fr": "Ouvrir mes souvenirs"},
+    "browser_menu": {"en": "Memories", "fr": "Souvenirs"},  # the chat's menu button: one word
     "browser_open": {
         "en": "Your memories, to see, correct or erase:",
         "fr": "Tes souvenirs, pour les voir, les corriger ou les effacer :",

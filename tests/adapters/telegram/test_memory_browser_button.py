@@ -3,6 +3,7 @@ opens it, or says in one line that it is off."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -73,3 +74,11 @@ async def test_start_offers_it_too(with_browser: Souvenir) -> None:
     [welcome] = await with_browser.reply_in(24)
 
     assert web_apps(welcome) == {"Open my memories": URL}
+
+
+async def test_the_chats_menu_button_opens_it(with_browser: Souvenir) -> None:
+    [call] = [c for c in with_browser.telegram.calls if c.method == "setChatMenuButton"]
+    button = call.params["menu_button"]
+    button = json.loads(button) if isinstance(button, str) else button
+
+    assert button == {"type": "web_app", "text": "Memories", "web_app": {"url": URL}}
