@@ -71,7 +71,6 @@ from memory.data_dir_lock import hold_data_dir
 from memory.embedded_redis import embedded_redis
 from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
-from memory.identify_gate import RedisIdentifyGate
 from memory.identities import RedisIdentities
 from memory.inbox import RedisInbox
 from memory.index_factory import open_embedder
@@ -458,7 +457,8 @@ def _memory_browser(
 
     token = settings.telegram_token.get_secret_value() if settings.telegram_token else None
     limiter = RedisRateLimiter(client, clock, per_minute=60)  # pages and changes per account and minute
-    return BrowserParts(settings.public_url, view, sessions, logins, clock, token, limiter)
+    encrypted = settings.encryption_key is not None
+    return BrowserParts(settings.public_url, view, sessions, logins, clock, token, limiter, encrypted)
 
 
 def _telegram_browser_url(core: Core) -> str | None:
@@ -531,6 +531,7 @@ async def open_platforms_and_jobs(core: Core) -> AsyncIterator[list[str]]:
             _watch_platform(stack, core.readiness, "telegram", messengers["telegram"])
         if settings.discord_token is not None:
             from adapters.discord import run_discord
+            from adapters.discord.identify_gate import RedisIdentifyGate
 
             discord = await stack.enter_async_context(
                 run_discord(

@@ -7,6 +7,7 @@ happened (`?notice=forgot`): no memory text is ever put in a URL. A search is a 
 
 from __future__ import annotations
 
+from datetime import UTC
 from typing import Any
 
 from aiohttp import web
@@ -140,7 +141,9 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
             return render("message.html", lang, base, status=400, key="forget_all_wrong", back=True)
         result = await parts.memories.forget_everything(guest.user)
         await parts.sessions.end(guest.session_id)
-        response = render("erased.html", lang, base, status=200 if result.ok else 500, result=result.text)
+        when = parts.clock.now().astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+        response = render("erased.html", lang, base, status=200 if result.ok else 500, result=result.text,
+                          ok=result.ok, when=when, encrypted=parts.encrypted)  # fmt: skip
         response.del_cookie(COOKIE, path=base)
         return response
 

@@ -71,3 +71,4 @@ class BrowserParts:
     clock: Clock
     telegram_token: str | None = None
     limiter: RateLimiter | None = None  # per account; None: no limit
+    encrypted: bool = False  # encryption at rest is on: an erasure's receipt says backups can no longer be read

@@ -47,6 +47,40 @@ TEXTS: dict[str, dict[str, str]] = {
     "notice_none": {"en": "That memory is no longer there.", "fr": "Ce souvenir n'existe plus."},
     "notice_empty": {"en": "Write what is true now.", "fr": "Écris ce qui est vrai maintenant."},
     "erased": {"en": "Everything is erased", "fr": "Tout est effacé"},
+    "erase_failed": {"en": "Not everything could be erased", "fr": "Tout n'a pas pu être effacé"},
+    "receipt_when": {"en": "Erased on {when} (UTC).", "fr": "Effacé le {when} (UTC)."},
+    "receipt_what": {"en": "What was erased", "fr": "Ce qui a été effacé"},
+    "receipt_memories": {
+        "en": "Your memories and every message kept word for word (the memory store).",
+        "fr": "Tes souvenirs et chaque message gardé mot pour mot (la mémoire).",
+    },
+    "receipt_redis": {
+        "en": "Your profile and settings, your recent messages, your mood readings, your dates and scheduled "
+        "messages, and the links between your accounts.",
+        "fr": "Ton profil et tes réglages, tes messages récents, tes humeurs, tes dates et messages prévus, et les "
+        "liens entre tes comptes.",
+    },
+    "receipt_files": {
+        "en": "The files kept for you: charts, voice notes, pictures.",
+        "fr": "Les fichiers gardés pour toi : graphiques, messages vocaux, images.",
+    },
+    "receipt_key": {
+        "en": "Your data key: a copy of your words left in a backup can no longer be read.",
+        "fr": "Ta clé de chiffrement : une copie de tes mots restée dans une sauvegarde ne peut plus être lue.",
+    },
+    "receipt_stays": {"en": "What stays, and why", "fr": "Ce qui reste, et pourquoi"},
+    "receipt_marker": {
+        "en": "For one day, a marker named by a one-way hash of your account, so that a memory being written at "
+        "this very moment is undone. It holds none of your words.",
+        "fr": "Pendant un jour, un repère nommé par une empreinte à sens unique de ton compte, pour qu'un souvenir "
+        "en cours d'écriture à cet instant soit défait. Il ne contient aucun de tes mots.",
+    },
+    "receipt_backups": {
+        "en": "Backups made before now keep your words until the operator deletes them (encryption at rest is off "
+        "on this bot).",
+        "fr": "Les sauvegardes faites avant maintenant gardent tes mots jusqu'à ce que l'opérateur les supprime (le "
+        "chiffrement au repos n'est pas activé sur ce bot).",
+    },
     "opening": {"en": "Opening your memories…", "fr": "Ouverture de tes souvenirs…"},
     "open_button": {"en": "Open my memories", "fr": "Ouvrir mes souvenirs"},
     "open_help": {

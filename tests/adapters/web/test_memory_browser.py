@@ -159,7 +159,10 @@ async def test_forget_everything_needs_the_typed_word_and_ends_the_session(
         assert (await web.core.commands.memories_page(ANA, 0, 10)).total == 1
 
         async with browser.post(f"{web.base}/forget-all", data={"csrf": csrf, "confirm": "forget"}) as response:
-            assert response.status == 200 and "Everything is erased" in await response.text()
+            receipt = await response.text()
+        assert response.status == 200 and "Everything is erased" in receipt
+        assert "Erased on 2026-03-14 12:00 (UTC)." in receipt and "Your memories and every message" in receipt
+        assert "a one-way hash of your account" in receipt and "encryption at rest is off" in receipt
         assert (await web.core.commands.memories_page(ANA, 0, 10)).total == 0
         assert (await page(browser, web))[0] == 401
 
