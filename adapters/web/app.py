@@ -47,6 +47,7 @@ def login_links(parts: BrowserParts) -> Callable[[UserRef], Awaitable[str]]:
     """Makes `/memories web`'s link for an account: a fresh single-use token each time."""
 
     async def link(user: UserRef) -> str:
-        return discord_login_url(parts.public_url, await parts.logins.issue(user.account_key))
+        account = (await parts.memories.person(user)).account_key  # a pseudonym's, with pseudonymous keys
+        return discord_login_url(parts.public_url, await parts.logins.issue(account))
 
     return link

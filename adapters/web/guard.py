@@ -41,8 +41,8 @@ def account_of(account_key: str) -> UserRef:
 
 async def open_session(parts: BrowserParts, response: web.StreamResponse, user: UserRef, base: str) -> None:
     """A new session for the account, its cookie set on `response`."""
-    person = await parts.memories.person(user)
-    session_id, _ = await parts.sessions.open(user.account_key, person.key)
+    person = await parts.memories.person(user)  # with pseudonymous keys, the account as its pseudonym
+    session_id, _ = await parts.sessions.open(person.account_key, person.key)
     response.set_cookie(
         COOKIE,
         session_id,

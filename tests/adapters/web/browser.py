@@ -34,10 +34,12 @@ class Served:
 
 @asynccontextmanager
 async def served(
-    redis_url: str, data_dir: Path, clock: FakeClock, *, port: int = 0, telegram_api_url: str | None = None
-) -> AsyncIterator[Served]:
-    """`telegram_api_url`: a fake Bot API with TELEGRAM_TOKEN, for tests that start the platforms too."""
-    extra = {"telegram_api_url": telegram_api_url} if telegram_api_url else {}
+    redis_url: str, data_dir: Path, clock: FakeClock, *, port: int = 0, telegram_api_url: str | None = None,
+    **overrides: object,
+) -> AsyncIterator[Served]:  # fmt: skip
+    """`telegram_api_url`: a fake Bot API with TELEGRAM_TOKEN, for tests that start the platforms too;
+    `overrides`: more settings."""
+    extra = {"telegram_api_url": telegram_api_url, **overrides} if telegram_api_url else dict(overrides)
     async with FakeOpenAI() as llm:
         settings = load_settings(
             data_dir=data_dir, redis_url=redis_url, llm_provider="openai-compatible", llm_base_url=llm.base_url,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from adapters.web.app import login_links
 from bot.engine.model import UserRef
 from tests.adapters.web.browser import (
     browser_session,
@@ -132,7 +133,9 @@ async def test_a_discord_link_opens_its_account_once(redis_url: str, data_dir: P
         assert web.core.browser is not None
         assert (await web.core.commands.remember(LEA_DC, "My boat is called Zanzibar")).ok
         assert (await web.core.commands.remember(ANA, "I live in Paris")).ok
-        token = await web.core.browser.logins.issue(LEA_DC.account_key)
+        link = await login_links(web.core.browser)(LEA_DC)  # what /memories web answers
+        assert link.startswith("http://127.0.0.1:8080/memories/discord/")
+        token = link.rpartition("/")[2]
 
         async with browser.get(f"{web.base}/discord/{token}") as response:  # a link preview burns nothing
             assert response.status == 200 and 'name="token"' in await response.text()
@@ -279,3 +282,27 @@ async def test_the_mood_chart_is_drawn_on_request(redis_url: str, data_dir: Path
 
         assert 'src="/memories/mood.png"' in html and 'loading="lazy"' in html
         assert response.status == 200 and response.content_type == "image/png" and chart.startswith(b"\x89PNG")
+
+
+async def test_with_pseudonymous_keys_no_session_names_the_account(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with served(redis_url, data_dir, clock, pseudonymous_keys=True) as web, browser_session() as browser:
+        assert web.core.browser is not None
+        assert (await web.core.commands.remember(ANA, "I live in Paris")).ok
+        assert (await web.core.commands.remember(LEA_DC, "My boat is called Zanzibar")).ok
+
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        assert "I live in Paris" in memory_ids((await page(browser, web))[1])
+        token = await web.core.browser.logins.issue((await web.core.browser.memories.person(LEA_DC)).account_key)
+        async with browser_session() as lea:
+            async with lea.post(f"{web.base}/discord/session", data={"token": token}) as response:
+                assert "My boat is called Zanzibar" in memory_ids(await response.text())
+
+        redis = web.core.redis
+        stored = [key async for key in redis.scan_iter(match="souvenir:web:*")]
+        assert stored
+        for key in stored:
+            kind = (await redis.type(key)).decode()
+            held = await (redis.smembers(key) if kind == "set" else redis.get(key))
+            assert "5151" not in f"{key!r}{held!r}" and "98765" not in f"{key!r}{held!r}"
