@@ -27,6 +27,10 @@ def memory_item(record: MemoryRecord, *, full: bool = False) -> MemoryItem:
         extra["about"] = record.subject
     if record.attributes.get(VIA):
         extra["via"] = record.attributes[VIA]  # "voice": it was said in a voice note
+    if record.supersedes and not full:
+        extra["supersedes"] = list(record.supersedes)  # a correction's history, for the memory browser
+    if record.valid_to and not full:
+        extra["valid_to"] = record.valid_to.isoformat()  # when it stopped being true
     if full:
         extra.update(
             language=record.language,

@@ -65,7 +65,7 @@ def _about(page: PersonPage, parts: BrowserParts, lang: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _page(
+def memories_page(
     parts: BrowserParts, base: str, guest: Visitor, browsing: MemoryBrowsing, about: PersonPage, *, kind: str = "",
     search: str = "", notice: str = "", status: int = 200, number: int = 1,
 ) -> web.Response:  # fmt: skip
@@ -109,7 +109,7 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         browsing = await parts.memories.browse(guest.user)
         about = await parts.memories.about(guest.user)
         number = request.query.get("page", "1")
-        return _page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
+        return memories_page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
                      notice=request.query.get("notice", ""), number=int(number) if number.isdigit() else 1)  # fmt: skip
 
     async def search(request: web.Request) -> web.Response:
@@ -117,7 +117,7 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         kind = form.get("kind", "")
         browsing = await parts.memories.browse(guest.user)
         about = await parts.memories.about(guest.user)
-        return _page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
+        return memories_page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
                      search=form.get("q", "").strip()[:_MAX_SEARCH_CHARS])  # fmt: skip
 
     async def correct(request: web.Request) -> web.Response:

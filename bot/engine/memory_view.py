@@ -129,10 +129,9 @@ class MemoryView:
         language = await self._language_of(user)
         known = await self._known.as_json(user.key, language)
         # What /memories lists (a message whose fact says it word for word is left out: the fact is shown), with
-        # the history that only the full export carries.
+        # each one's history (what it supersedes, when it stopped being true).
         total = (await self._memories.list_memories(user.key, 0, 1)).total
-        listed = {m.memory_id for m in (await self._memories.list_memories(user.key, 0, max(total, 1))).items}
-        items = [m for m in await self._memories.export_memories(user.key) if m.memory_id in listed]
+        items = list((await self._memories.list_memories(user.key, 0, max(total, 1))).items)
         return MemoryBrowsing(language, tuple(str(line["line"]) for line in known), shown_memories(items))
 
     async def about(self, user: UserRef) -> PersonPage:
