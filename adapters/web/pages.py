@@ -109,16 +109,20 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         browsing = await parts.memories.browse(guest.user)
         about = await parts.memories.about(guest.user)
         number = request.query.get("page", "1")
-        return memories_page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
-                     notice=request.query.get("notice", ""), number=int(number) if number.isdigit() else 1)  # fmt: skip
+        return memories_page(
+            parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
+            notice=request.query.get("notice", ""), number=int(number) if number.isdigit() else 1,
+        )  # fmt: skip
 
     async def search(request: web.Request) -> web.Response:
         guest, form = await changing(request)
         kind = form.get("kind", "")
         browsing = await parts.memories.browse(guest.user)
         about = await parts.memories.about(guest.user)
-        return memories_page(parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
-                     search=form.get("q", "").strip()[:_MAX_SEARCH_CHARS])  # fmt: skip
+        return memories_page(
+            parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
+            search=form.get("q", "").strip()[:_MAX_SEARCH_CHARS],
+        )  # fmt: skip
 
     async def correct(request: web.Request) -> web.Response:
         guest, form = await changing(request)
@@ -135,8 +139,7 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
 
     async def forget_all(request: web.Request) -> web.Response:
         guest, form = await changing(request)
-        browsing = await parts.memories.browse(guest.user)
-        lang = browsing.language
+        lang = await parts.memories.language(guest.user)
         if form.get("confirm", "").strip().upper() != say("forget_all_word", lang):
             return render("message.html", lang, base, status=400, key="forget_all_wrong", back=True)
         result = await parts.memories.forget_everything(guest.user)

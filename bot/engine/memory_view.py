@@ -109,7 +109,7 @@ class MemoryView:
         """The account as the person it belongs to (after /link), as every command sees it."""
         return await self._commands.person(user)
 
-    async def _language_of(self, user: UserRef) -> str:
+    async def language(self, user: UserRef) -> str:
         return await self._commands.language_of(user)
 
     async def forget_memory(self, user: UserRef, reference: str, hint: str | None = None) -> CommandResult:
@@ -126,7 +126,7 @@ class MemoryView:
 
     async def browse(self, user: UserRef) -> MemoryBrowsing:
         user = await self.person(user)
-        language = await self._language_of(user)
+        language = await self.language(user)
         known = await self._known.as_json(user.key, language)
         # What /memories lists (a message whose fact says it word for word is left out: the fact is shown), with
         # each one's history (what it supersedes, when it stopped being true).
@@ -137,7 +137,7 @@ class MemoryView:
     async def about(self, user: UserRef) -> PersonPage:
         """The dates ahead, the settings and what the last reply drew on."""
         user = await self.person(user)
-        language = await self._language_of(user)
+        language = await self.language(user)
         profile = await self._profiles.load_profile(user.key)
         zone = profile.timezone or self._default_timezone
         today = self._clock.now().astimezone(ZoneInfo(zone)).date()
@@ -153,7 +153,7 @@ class MemoryView:
     async def correct(self, user: UserRef, memory_id: str, text: str) -> CommandResult:
         """The new text supersedes the memory; the old one stays, no longer true, until it is forgotten."""
         user = await self.person(user)
-        language = await self._language_of(user)
+        language = await self.language(user)
         text = clean_message_text(text, _MAX_CORRECTION_CHARS).text.strip()
         if not text:
             return CommandResult(say("usage_remember", language), ok=False)

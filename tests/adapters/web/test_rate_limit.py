@@ -27,6 +27,9 @@ class NoMemories:
     async def person(self, user: UserRef) -> UserRef:
         return user
 
+    async def language(self, user: UserRef) -> str:
+        return "en"
+
     async def browse(self, user: UserRef) -> MemoryBrowsing:
         return MemoryBrowsing("en", (), ())
 
