@@ -12,9 +12,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from adapters.discord import GatewayTimings, run_discord
+from adapters.discord.identify_gate import KEY_PREFIX, RedisIdentifyGate
 from bot.config import Settings
 from bot.engine.commands import UserCommands
-from memory.identify_gate import KEY_PREFIX, RedisIdentifyGate
 from tests.adapters.discord.conftest import EchoEngine, discord_settings
 from tests.fakes.fake_discord import FakeDiscord
 
@@ -40,7 +40,7 @@ async def test_a_second_process_waits_for_the_first_ones_identify_turn(
     fake: FakeDiscord, redis: aioredis.Redis, engine: EchoEngine, commands: UserCommands,
     caplog: pytest.LogCaptureFixture,
 ) -> None:  # fmt: skip
-    caplog.set_level(logging.INFO, logger="memory.identify_gate")
+    caplog.set_level(logging.INFO, logger="adapters.discord.identify_gate")
     settings = [discord_settings(fake, discord_shards=2, discord_shard_ids=ids) for ids in ("0", "1")]
     async with AsyncExitStack() as first, AsyncExitStack() as second:
         await _start(first, settings[0], engine, commands, redis)
@@ -60,7 +60,7 @@ async def test_shards_in_different_buckets_identify_together(
     fake: FakeDiscord, redis: aioredis.Redis, engine: EchoEngine, commands: UserCommands,
     caplog: pytest.LogCaptureFixture,
 ) -> None:  # fmt: skip
-    caplog.set_level(logging.INFO, logger="memory.identify_gate")
+    caplog.set_level(logging.INFO, logger="adapters.discord.identify_gate")
     fake.rest.max_concurrency = 2  # a large bot: shard 0 in bucket 0, shard 1 in bucket 1
     settings = [discord_settings(fake, discord_shards=2, discord_shard_ids=ids) for ids in ("0", "1")]
     async with AsyncExitStack() as first, AsyncExitStack() as second:
