@@ -126,8 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [QUICK] if args.quick else [int(s) for s in args.sizes.split(",")]
     systems = args.systems.split(",")
     report: dict[str, Any] = {"sizes": [], "floor": {}}
+    command = " ".join(["python -m bench.compare_mem0", *sys.argv[1:]])
     report["run"] = {
-        "started": datetime.now(UTC).isoformat(timespec="seconds"), "command": " ".join(sys.argv),
+        "started": datetime.now(UTC).isoformat(timespec="seconds"), "command": command,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()},
         "budget_words": BUDGET, "top_k": 10, "questions_per_size": args.questions, "children": {},
     }  # fmt: skip
