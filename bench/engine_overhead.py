@@ -26,11 +26,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.config import Settings
-from bot.engine.clock import SystemClock
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id
 from bot.engine.noop import NoDatedEvents, NoLongTermMemory, NoPlanner
 from bot.engine.ports import CompletionRequest, DatedEvents, LongTermMemory
+from bot.engine.when.clock import SystemClock
 from bot.persona_file import load_persona
 from memory.embedded_redis import embedded_redis
 from memory.factory import open_long_term_memory

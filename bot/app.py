@@ -27,7 +27,6 @@ from bot.avatar import BotAvatar, bot_avatar
 from bot.config import Settings
 from bot.crisis_follow_up import CrisisFollowUp
 from bot.crisis_lines_file import load_crisis_lines
-from bot.engine.clock import SystemClock
 from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.memory_view import CorrectableMemories, MemoryView
@@ -47,6 +46,7 @@ from bot.engine.safety import SafetyOptions
 from bot.engine.voice import VoiceLimits
 from bot.engine.voice_conversation import VoiceConversation
 from bot.engine.voice_messenger import SpeakingMessenger, VoiceDelivery
+from bot.engine.when.clock import SystemClock
 from bot.errors import ConfigError, StoreUnavailable
 from bot.front_ends import FrontEnds
 from bot.geonames_cities import GeonamesCities

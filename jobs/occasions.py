@@ -12,7 +12,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from bot.engine.model import DatedEvent, MonthDay
-from bot.engine.relative_time import yearly_date
+from bot.engine.when.relative_time import yearly_date
 
 # Phases of an occurrence: what the message is about relative to the occasion.
 ON_THE_DAY = "day"

@@ -16,8 +16,8 @@ from dataclasses import replace
 from datetime import date, datetime
 from zoneinfo import ZoneInfo
 
-from bot.engine.dates import FoundDate
 from bot.engine.model import ChatTurn, Exchange
+from bot.engine.when.dates import FoundDate
 from memory.extraction.dated import dates_in, describe_date
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.text_caches import per_record, text_cache

@@ -8,8 +8,8 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from datetime import datetime, timedelta
 
 from bot.config import Settings
-from bot.engine.dates import resolve_dates
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
+from bot.engine.when.dates import resolve_dates
 from memory.crypto import TextCipher
 from memory.index_factory import open_embedder, open_memory_index
 from memory.person_model_keeper import PersonModelKeeper, PersonModelStore

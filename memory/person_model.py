@@ -34,7 +34,7 @@ from bot.engine.person_model import (
     Source,
     ThreadLine,
 )
-from bot.engine.relative_time import next_yearly
+from bot.engine.when.relative_time import next_yearly
 from memory.episodes import shown_text
 from memory.extraction.candidates import TOPIC
 from memory.extraction.dated import describe_event

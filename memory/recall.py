@@ -22,8 +22,8 @@ from datetime import date, datetime, timedelta
 from operator import itemgetter
 from typing import NamedTuple
 
-from bot.engine.dates import FoundDate
 from bot.engine.model import RecallQuery
+from bot.engine.when.dates import FoundDate
 from memory.focus import FOCUS_OVER
 from memory.lexical import asked_names, keyword_scores, own_terms, stems
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory

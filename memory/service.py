@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot.engine.dates import resolve_dates
 from bot.engine.model import (
     DM_SCOPE,
     DatedEvent,
@@ -26,6 +25,7 @@ from bot.engine.model import (
     RecallQuery,
 )
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
+from bot.engine.when.dates import resolve_dates
 from bot.errors import ErasedMeanwhile
 from memory.episodes import SAID, neighbour_ids, shown_text, without_neighbour
 from memory.extraction.candidates import EPISODE

@@ -22,7 +22,7 @@ from bot.engine.command_results import MOOD_CHART_FILENAME, CommandResult
 from bot.engine.commands import UserCommands
 from bot.engine.model import UserRef
 from bot.engine.texts import say
-from bot.engine.timezones import suggest_timezones
+from bot.engine.when.timezones import suggest_timezones
 from bot.engine.why import asks_why
 from bot.errors import InvalidInput
 

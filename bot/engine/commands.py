@@ -14,9 +14,7 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from bot.engine.age import set_age
-from bot.engine.city_zones import Cities
 from bot.engine.command_results import CommandResult, MemoriesListing, MoodChart
-from bot.engine.dates import parse_birthday
 from bot.engine.export_json import memories_json, mood_readings_json, profile_json, turns_json
 from bot.engine.language import normalise_language
 from bot.engine.linking import Redeemed, shown_code
@@ -45,6 +43,8 @@ from bot.engine.shown_pages import ShownPages
 from bot.engine.texts import say
 from bot.engine.timezone_command import TimezoneSetting
 from bot.engine.voice_command import switch_voice
+from bot.engine.when.city_zones import Cities
+from bot.engine.when.dates import parse_birthday
 from bot.engine.why import WhyListing, trail_json, why_listing
 from bot.errors import InvalidInput
 

@@ -21,7 +21,6 @@ from bot.engine.addressing import with_addressing
 from bot.engine.age import with_stated_age
 from bot.engine.budget import fit_prompt
 from bot.engine.card_prompt import matched_lore, name_of
-from bot.engine.city_zones import Cities
 from bot.engine.crisis import CrisisLevel, LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.in_window import not_in_view, said_before
@@ -80,8 +79,9 @@ from bot.engine.seen import seen_profile
 from bot.engine.small_talk import is_small_talk
 from bot.engine.texts import say
 from bot.engine.tone import MoodSnapshot, tone_guidance
-from bot.engine.upcoming import Occasion, upcoming_occasions
-from bot.engine.zone_offer import with_zone_offer, zone_offer
+from bot.engine.when.city_zones import Cities
+from bot.engine.when.upcoming import Occasion, upcoming_occasions
+from bot.engine.when.zone_offer import with_zone_offer, zone_offer
 from bot.errors import ConversationLockLost, LLMUnavailable
 
 log = logging.getLogger(__name__)

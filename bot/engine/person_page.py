@@ -9,7 +9,7 @@ from datetime import date
 
 from bot.engine.model import DatedEvent, UserProfile
 from bot.engine.ports import DrawnMemory
-from bot.engine.relative_time import next_yearly
+from bot.engine.when.relative_time import next_yearly
 
 MAX_DATES = 12
 

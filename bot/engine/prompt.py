@@ -9,11 +9,11 @@ from datetime import date, datetime, timedelta
 from bot.engine.card_prompt import closing_note_part, greeting_part, name_of, persona_parts, quoted
 from bot.engine.language import LANGUAGE_NAMES
 from bot.engine.lore import LoreEntry
-from bot.engine.memory_when import told_note, when_note, with_relative_date
 from bot.engine.model import RecalledMemory, excerpts
 from bot.engine.persona import Persona
-from bot.engine.relative_time import relative_day
-from bot.engine.upcoming import Occasion
+from bot.engine.when.memory_when import told_note, when_note, with_relative_date
+from bot.engine.when.relative_time import relative_day
+from bot.engine.when.upcoming import Occasion
 
 _WEAVE = (
     "Use what you remember the way a close friend would: bring it in naturally when it fits "

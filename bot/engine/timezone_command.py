@@ -7,13 +7,13 @@ import logging
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
-from bot.engine.city_zones import Cities, City, PlaceZone, zone_of_place
 from bot.engine.command_results import CommandResult
 from bot.engine.ports import Clock, OccasionPlanner, ProfileStore
 from bot.engine.setting_texts import say_setting
 from bot.engine.texts import say
 from bot.engine.timezone_texts import say_zone
-from bot.engine.timezones import resolve_timezone
+from bot.engine.when.city_zones import Cities, City, PlaceZone, zone_of_place
+from bot.engine.when.timezones import resolve_timezone
 
 log = logging.getLogger(__name__)
 

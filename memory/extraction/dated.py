@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from bot.engine.dates import FoundDate, resolve_dates
+from bot.engine.when.dates import FoundDate, resolve_dates
 from memory.extraction.candidates import Candidate
 from memory.extraction.lexicon import EVENT_LABELS
 from memory.extraction.whose import whose

@@ -13,10 +13,10 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from bot.engine.dates import resolve_dates
 from bot.engine.model import ChatTurn
 from bot.engine.mood import MoodLabel, MoodReading
 from bot.engine.ports import CompletionRequest, LanguageModel
+from bot.engine.when.dates import resolve_dates
 from bot.errors import LLMUnavailable
 from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import describe_date, describe_event

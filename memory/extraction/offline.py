@@ -1,7 +1,7 @@
 """Offline extraction (French and English patterns): always runs, needs no model, never fails.
 
 It proposes facts (names, likes, dislikes, who is who, what the person does), mood observations and
-sensitive topics, and dated things (via `bot.engine.dates`). Patterns stay conservative: a missed fact
+sensitive topics, and dated things (via `bot.engine.when.dates`). Patterns stay conservative: a missed fact
 still lives in the episodic memory of the message, a wrong one would be recalled as truth.
 """
 

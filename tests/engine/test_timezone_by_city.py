@@ -9,9 +9,9 @@ from dataclasses import dataclass, replace
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.city_zones import City
 from bot.engine.commands import UserCommands
 from bot.engine.model import UserRef
+from bot.engine.when.city_zones import City
 from bot.geonames_cities import GeonamesCities
 from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock

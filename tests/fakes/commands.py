@@ -7,10 +7,10 @@ from typing import Protocol
 
 import redis.asyncio as aioredis
 
-from bot.engine.city_zones import Cities
 from bot.engine.commands import UserCommands
 from bot.engine.noop import NoPlanner
 from bot.engine.ports import Clock, MemoryBrowser, MoodHistory, OccasionPlanner, UserDataEraser
+from bot.engine.when.city_zones import Cities
 from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.redis_stores.profiles import RedisProfiles
 from memory.reply_trail import RedisReplyTrail

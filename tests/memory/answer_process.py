@@ -17,10 +17,10 @@ from datetime import UTC, datetime, timedelta
 
 import redis.asyncio as aioredis
 
-from bot.engine.clock import SystemClock
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, UserRef, group_conversation_id
 from bot.engine.ports import CompletionRequest
+from bot.engine.when.clock import SystemClock
 from bot.persona_file import load_persona
 from memory.conversation_locks import RedisConversationLocks
 from memory.redis_stores.conversation_window import RedisConversationWindow

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine.timezones import resolve_timezone
+from bot.engine.when.timezones import resolve_timezone
 
 # The best known city wins when it is this many times better known than the best of any other zone; cities of
 # other zones this far behind it are no choice worth offering.

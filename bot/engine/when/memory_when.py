@@ -1,6 +1,6 @@
 """When a remembered thing was told and when it happens, in the words the prompt shows next to it.
 
-Counted from the person's local today with `bot.engine.relative_time`: "told you 3 weeks ago", "in 12 days",
+Counted from the person's local today with `bot.engine.when.relative_time`: "told you 3 weeks ago", "in 12 days",
 "next one in 3 months". A dated memory's own text ends with the calendar date it was stored with
 ("Claire's wedding — 9 January 2027"); the prompt shows that part in the same relative words instead
 ("Claire's wedding — in a month"), so no calendar date sits next to the rule never to turn them into dates.
@@ -12,7 +12,7 @@ import re
 from datetime import date, datetime
 
 from bot.engine.model import RecalledMemory
-from bot.engine.relative_time import local_day, next_yearly, relative_day
+from bot.engine.when.relative_time import local_day, next_yearly, relative_day
 
 _MONTHS = (
     "January|February|March|April|May|June|July|August|September|October|November|December|"

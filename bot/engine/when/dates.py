@@ -17,7 +17,7 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from bot.engine.model import MonthDay
-from bot.engine.weekday_habits import names_no_day
+from bot.engine.when.weekday_habits import names_no_day
 from bot.errors import InvalidInput
 
 Precision = Literal["day", "week", "month", "year"]

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.engine.relative_time import local_day, next_yearly, relative_day, yearly_date
+from bot.engine.when.relative_time import local_day, next_yearly, relative_day, yearly_date
 
 TODAY = date(2026, 3, 14)  # a Saturday
 

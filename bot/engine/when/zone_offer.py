@@ -13,9 +13,9 @@ import logging
 import re
 from dataclasses import dataclass, replace
 
-from bot.engine.city_zones import Cities, zone_of_place
 from bot.engine.model import ChatKind, IncomingMessage, UserProfile
 from bot.engine.timezone_texts import say_zone
+from bot.engine.when.city_zones import Cities, zone_of_place
 
 log = logging.getLogger(__name__)
 

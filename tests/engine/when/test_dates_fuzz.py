@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.engine import dates
-from bot.engine.dates import parse_birthday, resolve_dates
+from bot.engine.when import dates
+from bot.engine.when.dates import parse_birthday, resolve_dates
 from bot.errors import InvalidInput
 from memory.extraction.dated import extract_dated
 

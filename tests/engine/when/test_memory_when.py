@@ -6,8 +6,8 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from bot.engine.memory_when import with_relative_date
 from bot.engine.model import RecalledMemory
+from bot.engine.when.memory_when import with_relative_date
 
 NOW = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)  # a Thursday
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 from bot.engine.model import DatedEvent, MonthDay
-from bot.engine.upcoming import MAX_SHOWN, Occasion, upcoming_occasions
+from bot.engine.when.upcoming import MAX_SHOWN, Occasion, upcoming_occasions
 
 TODAY = date(2026, 3, 14)
 

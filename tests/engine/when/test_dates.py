@@ -6,8 +6,8 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from bot.engine.dates import parse_birthday, resolve_dates
 from bot.engine.model import MonthDay
+from bot.engine.when.dates import parse_birthday, resolve_dates
 from bot.errors import InvalidInput
 
 # Saturday 14 March 2026, 12:00 UTC.

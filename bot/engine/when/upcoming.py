@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from bot.engine.model import DatedEvent, MonthDay
-from bot.engine.relative_time import next_yearly
+from bot.engine.when.relative_time import next_yearly
 
 SOON_DAYS = 7  # how far ahead an occasion is worth a line
 MAX_SHOWN = 4  # the prompt stays short: today's first, then the nearest
