@@ -8,8 +8,8 @@ import uuid
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from bot.engine.media.pictures import Picture
 from bot.engine.model import IncomingMessage, Reply
-from bot.engine.pictures import Picture
 
 
 @runtime_checkable

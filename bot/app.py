@@ -29,10 +29,13 @@ from bot.crisis_follow_up import CrisisFollowUp
 from bot.crisis_lines_file import load_crisis_lines
 from bot.engine.commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
+from bot.engine.media.picture_maker import PictureMaker
+from bot.engine.media.voice import VoiceLimits
+from bot.engine.media.voice_conversation import VoiceConversation
+from bot.engine.media.voice_messenger import SpeakingMessenger, VoiceDelivery
 from bot.engine.memory_view import CorrectableMemories, MemoryView
 from bot.engine.metrics import Metrics, NoMetrics
 from bot.engine.model import UserRef
-from bot.engine.picture_maker import PictureMaker
 from bot.engine.ports import (
     Clock,
     DatedEvents,
@@ -43,9 +46,6 @@ from bot.engine.ports import (
     UserDataEraser,
 )
 from bot.engine.safety import SafetyOptions
-from bot.engine.voice import VoiceLimits
-from bot.engine.voice_conversation import VoiceConversation
-from bot.engine.voice_messenger import SpeakingMessenger, VoiceDelivery
 from bot.engine.when.clock import SystemClock
 from bot.errors import ConfigError, StoreUnavailable
 from bot.front_ends import FrontEnds

@@ -15,7 +15,7 @@ from typing import Any
 import av
 import numpy as np
 
-from bot.engine.voice_note import VoiceNote
+from bot.engine.media.voice_note import VoiceNote
 from bot.errors import VoiceUnavailable
 
 _RATE = 48_000  # Opus's native rate

@@ -6,9 +6,9 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from bot.engine.media.picture_maker import PictureMaker
+from bot.engine.media.pictures import Picture
 from bot.engine.model import DM_SCOPE, RecallQuery, UserProfile, without_sensitive
-from bot.engine.picture_maker import PictureMaker
-from bot.engine.pictures import Picture
 from bot.engine.ports import LongTermMemory
 from jobs.after_crisis import in_week_after_crisis
 from jobs.unprompted import Occasion, first_name

@@ -12,9 +12,9 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.config import Settings
+from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.metrics import ProactiveMetrics
 from bot.engine.persona import Persona
-from bot.engine.picture_maker import PictureMaker
 from bot.engine.ports import Clock, DatedEvents, Identities, LanguageModel, LongTermMemory, Messenger, MoodState
 from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer

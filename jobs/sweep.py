@@ -24,11 +24,11 @@ from enum import Enum
 from typing import TypeVar
 
 from bot.config import Settings
+from bot.engine.media.picture_ports import PictureMessenger
+from bot.engine.media.pictures import Picture
 from bot.engine.metrics import NoMetrics, ProactiveMetrics
 from bot.engine.model import ChatTurn, UserProfile, UserRef, dm_conversation_id
 from bot.engine.noop import NoIdentities
-from bot.engine.picture_ports import PictureMessenger
-from bot.engine.pictures import Picture
 from bot.engine.ports import Clock, DatedEvents, Identities, Messenger
 from bot.errors import UserUnreachable
 from jobs.birthday_card import BirthdayCards

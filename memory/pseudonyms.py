@@ -22,10 +22,10 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
+from bot.engine.media.pictures import Picture
+from bot.engine.media.voice_messenger import VoiceDelivery, send_picture_or_text
+from bot.engine.media.voice_note import VoiceNote
 from bot.engine.model import UserRef
-from bot.engine.pictures import Picture
-from bot.engine.voice_messenger import VoiceDelivery, send_picture_or_text
-from bot.engine.voice_note import VoiceNote
 from bot.errors import UnreadableText, UserUnreachable
 from memory.crypto import PlainCipher, TextCipher
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from bot.engine.picture_rules import base_prompt, picture_prompt, picture_prompt_rules
+from bot.engine.media.picture_rules import base_prompt, picture_prompt, picture_prompt_rules
 from bot.persona_file import load_persona, persona_from_bytes
 from bot.persona_store import card_v2
 

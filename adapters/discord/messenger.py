@@ -7,8 +7,8 @@ import discord
 from adapters.discord.incoming import PLATFORM
 from adapters.discord.pictures import send_reply
 from adapters.discord.voice import send_voice_message
-from bot.engine.pictures import Picture
-from bot.engine.voice_note import VoiceNote
+from bot.engine.media.pictures import Picture
+from bot.engine.media.voice_note import VoiceNote
 from bot.errors import InvalidInput, UserUnreachable
 
 # 50007: "Cannot send messages to this user" (DMs closed, blocked, no shared server); 10013: unknown user.

@@ -14,10 +14,10 @@ from discord.app_commands import locale_str as _
 
 from adapters.discord.incoming import conversation_of, language_from_locale, user_of
 from adapters.discord.outgoing import split_message
+from bot.engine.media.picture_requests import asks_for_picture
+from bot.engine.media.pictures import Picture
 from bot.engine.model import ChatKind, IncomingMessage, Reply, dm_conversation_id
-from bot.engine.picture_requests import asks_for_picture
 from bot.engine.picture_texts import say_picture
-from bot.engine.pictures import Picture
 
 log = logging.getLogger(__name__)
 

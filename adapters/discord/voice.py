@@ -18,9 +18,9 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 
 from adapters.discord.outgoing import split_message
+from bot.engine.media.voice import VoiceClip
+from bot.engine.media.voice_note import VOICE_FILENAME, VoiceNote
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id, group_conversation_id
-from bot.engine.voice import VoiceClip
-from bot.engine.voice_note import VOICE_FILENAME, VoiceNote
 
 PLATFORM = "discord"
 NO_PINGS = discord.AllowedMentions.none()

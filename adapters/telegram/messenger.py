@@ -9,9 +9,9 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 from adapters.telegram.normalise import PLATFORM
 from adapters.telegram.replies import send_reply
 from adapters.telegram.sending import TelegramSender
+from bot.engine.media.pictures import Picture
+from bot.engine.media.voice_note import VoiceNote
 from bot.engine.model import Reply
-from bot.engine.pictures import Picture
-from bot.engine.voice_note import VoiceNote
 from bot.errors import InvalidInput, SouvenirError, UserUnreachable
 
 # Telegram says "chat not found" to a bot that a person never started: as unreachable as a block.

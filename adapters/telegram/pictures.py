@@ -15,8 +15,8 @@ from telegram.ext import Application, CommandHandler, ContextTypes, MessageHandl
 from adapters.telegram.normalise import PLATFORM, language_hint, thread_of, user_ref
 from adapters.telegram.replies import send_reply
 from adapters.telegram.sending import TelegramSender, typing_indicator
+from bot.engine.media.picture_requests import asks_for_picture
 from bot.engine.model import ChatKind, IncomingMessage, Reply, dm_conversation_id, group_conversation_id
-from bot.engine.picture_requests import asks_for_picture
 from bot.engine.picture_texts import say_picture
 
 log = logging.getLogger(__name__)

@@ -18,7 +18,7 @@ from telegram.warnings import PTBDeprecationWarning
 
 from adapters.telegram.split import split_message
 from adapters.telegram.throttle import SendThrottle
-from bot.engine.voice_note import VOICE_FILENAME
+from bot.engine.media.voice_note import VOICE_FILENAME
 
 log = logging.getLogger(__name__)
 

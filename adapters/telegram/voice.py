@@ -21,8 +21,8 @@ from telegram.warnings import PTBDeprecationWarning
 from adapters.telegram.normalise import language_hint, thread_of, user_ref
 from adapters.telegram.replies import send_reply
 from adapters.telegram.sending import TelegramSender, typing_indicator
+from bot.engine.media.voice import VoiceClip
 from bot.engine.model import ChatKind, IncomingMessage, Reply, dm_conversation_id, group_conversation_id
-from bot.engine.voice import VoiceClip
 
 log = logging.getLogger(__name__)
 

@@ -28,6 +28,9 @@ from bot.engine.inbox import Inbox
 from bot.engine.language import detect_language, reply_language
 from bot.engine.locks import InProcessConversationLocks
 from bot.engine.lore import LoreEntry
+from bot.engine.media.picture_maker import PictureMaker
+from bot.engine.media.picture_reply import answer_with_picture
+from bot.engine.media.picture_requests import picture_instructions
 from bot.engine.message_text import CleanText, clean_message_text
 from bot.engine.metrics import EngineMetrics, NoMetrics
 from bot.engine.model import (
@@ -46,9 +49,6 @@ from bot.engine.outbox import Outbox
 from bot.engine.person_model import PersonModels, Source, addressed
 from bot.engine.person_prompt import after_pause, not_in_block, person_block, read_person_model
 from bot.engine.persona import Persona
-from bot.engine.picture_maker import PictureMaker
-from bot.engine.picture_reply import answer_with_picture
-from bot.engine.picture_requests import picture_instructions
 from bot.engine.picture_texts import say_picture
 from bot.engine.ports import (
     Clock,

@@ -12,8 +12,8 @@ from datetime import date, datetime
 from enum import StrEnum
 from typing import Literal
 
-from bot.engine.pictures import Picture
-from bot.engine.voice_note import VoiceNote
+from bot.engine.media.pictures import Picture
+from bot.engine.media.voice_note import VoiceNote
 
 Role = Literal["user", "assistant"]
 
@@ -88,7 +88,7 @@ class Reply:
     fallback: bool = False  # the LLM failed; this is the kind fallback text
     crisis: bool = False  # the message read as a crisis: the reply carries crisis lines
     voice: VoiceNote | None = None  # the text spoken, when the person asked for voice replies (/voice on)
-    picture: Picture | None = None  # a photo to send, with `text` as its caption (`bot.engine.picture_reply`)
+    picture: Picture | None = None  # a photo to send, with `text` as its caption (`bot.engine.media.picture_reply`)
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,7 +39,7 @@ class Persona:
     lore: tuple[LoreEntry, ...] = ()  # enabled character_book entries
     lore_token_budget: int | None = None  # the card book's token_budget
     speaking_voice: str = ""  # the persona file's `voice`: which speech voice reads its voice notes
-    appearance: str = ""  # how the companion looks, for pictures (`bot.engine.picture_rules`)
+    appearance: str = ""  # how the companion looks, for pictures (`bot.engine.media.picture_rules`)
 
     def voice(self, user_name: str = "") -> str:
         """Who the model speaks as, the same in replies and in unprompted messages: the card quoted as data."""

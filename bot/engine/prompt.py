@@ -49,7 +49,7 @@ class PromptContext:
     preferred_name: str = ""  # how they asked to be called
     pronouns: str = ""
     address_form: str | None = None  # "tu" | "vous", in French
-    pictures: str = ""  # how to offer a picture (`bot.engine.picture_requests`), when pictures are on
+    pictures: str = ""  # how to offer a picture (`bot.engine.media.picture_requests`), when pictures are on
     # `bot.engine.safety`: the rules, after everything else; then a crisis's guidance, the very last word.
     safety: str = ""
     crisis: str = ""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import openai
 
 from bot.config import Settings
-from bot.engine.voice_note import VoiceNote
+from bot.engine.media.voice_note import VoiceNote
 from bot.errors import VoiceUnavailable
 from bot.llm.failure import status_reason
 from bot.llm.openai_chat import PLACEHOLDER_API_KEY

@@ -89,7 +89,7 @@ def test_an_age_under_18_said_in_conversation_marks_a_minor_and_can_only_lower()
 
 
 def test_picture_prompts_are_safe_for_work_unless_an_adult_asked_in_private() -> None:
-    from bot.engine.picture_rules import picture_prompt_rules
+    from bot.engine.media.picture_rules import picture_prompt_rules
 
     assert "No nudity" in picture_prompt_rules()
     assert "No nudity" in picture_prompt_rules(explicit_allowed=False)

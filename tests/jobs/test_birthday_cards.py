@@ -12,9 +12,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.config import load_settings
+from bot.engine.media.picture_maker import PictureMaker
+from bot.engine.media.pictures import Picture
 from bot.engine.model import MonthDay, RecalledMemory
-from bot.engine.picture_maker import PictureMaker
-from bot.engine.pictures import Picture
 from bot.llm.images import OpenAIImages
 from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer

@@ -6,9 +6,9 @@ from datetime import UTC, datetime
 
 import pytest
 
+from bot.engine.media.pictures import Picture
+from bot.engine.media.voice_note import VoiceNote
 from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, Reply, UserRef
-from bot.engine.pictures import Picture
-from bot.engine.voice_note import VoiceNote
 from bot.errors import InvalidInput
 from memory.episodes import episodic_record
 from memory.outbox_codec import JsonExchangeCodec

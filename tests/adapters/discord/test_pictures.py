@@ -11,8 +11,8 @@ import redis.asyncio as aioredis
 
 from adapters.discord import DiscordMessenger, run_discord
 from bot.engine.commands import UserCommands
+from bot.engine.media.pictures import Picture
 from bot.engine.picture_texts import say_picture
-from bot.engine.pictures import Picture
 from tests.adapters.discord.conftest import FAST, discord_settings
 from tests.adapters.discord.test_slash_commands import LOADING
 from tests.conftest import FakeClock

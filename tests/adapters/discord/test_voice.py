@@ -11,9 +11,9 @@ import pytest
 import redis.asyncio as aioredis
 
 from adapters.discord import run_discord
-from bot.engine.voice import VoiceLimits
-from bot.engine.voice_conversation import VoiceConversation
-from bot.engine.voice_messenger import SpeakingMessenger
+from bot.engine.media.voice import VoiceLimits
+from bot.engine.media.voice_conversation import VoiceConversation
+from bot.engine.media.voice_messenger import SpeakingMessenger
 from bot.llm.audio import open_audio
 from memory.redis_stores.message_claims import RedisMessageClaims
 from memory.redis_stores.profiles import RedisProfiles

@@ -10,8 +10,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from adapters.telegram import TelegramMessenger, run_telegram
+from bot.engine.media.pictures import Picture
 from bot.engine.picture_texts import say_picture
-from bot.engine.pictures import Picture
 from tests.adapters.telegram.conftest import build_commands, telegram_settings
 from tests.conftest import FakeClock
 from tests.fakes.fake_images import tiny_png

@@ -10,9 +10,9 @@ from dataclasses import replace
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.voice import VoiceLimits
-from bot.engine.voice_conversation import VoiceConversation
-from bot.engine.voice_messenger import SpeakingMessenger
+from bot.engine.media.voice import VoiceLimits
+from bot.engine.media.voice_conversation import VoiceConversation
+from bot.engine.media.voice_messenger import SpeakingMessenger
 from bot.errors import UserUnreachable
 from bot.llm.audio import open_audio
 from memory.redis_stores.message_claims import RedisMessageClaims

@@ -1,6 +1,6 @@
 """Turning the one reply call's text into what the person gets: the caption and a picture, or a kind text.
 
-The model marks a picture request in its reply (`bot.engine.picture_requests`); this reads the mark, applies
+The model marks a picture request in its reply (`bot.engine.media.picture_requests`); this reads the mark, applies
 the group rule and the daily limit (through `PictureMaker`), and never lets a marker reach the person.
 """
 
@@ -10,10 +10,10 @@ import logging
 from dataclasses import dataclass
 from datetime import date
 
-from bot.engine.picture_maker import PictureMaker
-from bot.engine.picture_requests import asks_for_picture, parse_reply
+from bot.engine.media.picture_maker import PictureMaker
+from bot.engine.media.picture_requests import asks_for_picture, parse_reply
+from bot.engine.media.pictures import Picture
 from bot.engine.picture_texts import say_picture
-from bot.engine.pictures import Picture
 
 log = logging.getLogger(__name__)
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.engine.media.picture_ports import PictureMessenger
+from bot.engine.media.pictures import Picture
+from bot.engine.media.voice_note import VoiceNote
 from bot.engine.model import Reply, UserRef
-from bot.engine.picture_ports import PictureMessenger
-from bot.engine.pictures import Picture
-from bot.engine.voice_note import VoiceNote
 
 
 class VoiceDelivery(Protocol):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Protocol, runtime_checkable
 
-from bot.engine.pictures import Picture
+from bot.engine.media.pictures import Picture
 
 
 class ImageGenerator(Protocol):

@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine.voice_note import VoiceNote
+from bot.engine.media.voice_note import VoiceNote
 
 # Telegram bots may download files up to 20 MB; OpenAI's transcription takes up to 25 MB.
 MAX_VOICE_BYTES = 20 * 1024 * 1024

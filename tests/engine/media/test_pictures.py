@@ -103,7 +103,7 @@ async def test_not_configured_is_answered_kindly_in_their_language(
     caplog: pytest.LogCaptureFixture,
 ) -> None:  # fmt: skip
     async with picture_engine(redis_client, clock, server, enabled=False) as off:
-        with caplog.at_level(logging.INFO, logger="bot.engine.picture_maker"):
+        with caplog.at_level(logging.INFO, logger="bot.engine.media.picture_maker"):
             reply = await off.handle(message("tu m'envoies une photo de toi ?"))
 
     assert reply is not None and reply.picture is None

@@ -7,10 +7,10 @@ import logging
 from dataclasses import dataclass
 from datetime import date
 
+from bot.engine.media.picture_ports import ImageGenerator, PictureQuota
+from bot.engine.media.picture_rules import picture_prompt
+from bot.engine.media.pictures import Picture
 from bot.engine.persona import Persona
-from bot.engine.picture_ports import ImageGenerator, PictureQuota
-from bot.engine.picture_rules import picture_prompt
-from bot.engine.pictures import Picture
 from bot.errors import PictureRefused, PictureUnavailable
 
 log = logging.getLogger(__name__)

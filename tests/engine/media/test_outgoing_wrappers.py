@@ -3,10 +3,10 @@ one that resolves pseudonymous keys — as a photo with its caption, or as text 
 
 from __future__ import annotations
 
+from bot.engine.media.pictures import Picture
+from bot.engine.media.voice_messenger import SpeakingMessenger
+from bot.engine.media.voice_note import VoiceNote
 from bot.engine.model import Reply, UserRef
-from bot.engine.pictures import Picture
-from bot.engine.voice_messenger import SpeakingMessenger
-from bot.engine.voice_note import VoiceNote
 from memory.pseudonyms import ResolvingMessenger
 
 CARD = Picture(b"\x89PNG\r\n\x1a\nfake", "a cake")
