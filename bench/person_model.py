@@ -5,7 +5,7 @@ reply's prompt (on the reply path, after its one store read), and its size in th
 
 A synthetic person with `--facts` current facts (names, places, likes, dated events, painful topics, the
 rest plain facts) and 20 recent messages: the most a rebuild reads (memory.person_model_keeper.FACTS_READ).
-Tokens are the prompt's rough count (characters / 4, as `bot.engine.budget` counts them).
+Tokens are the prompt's rough count (characters / 4, as `bot.engine.prompt.budget` counts them).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.engine.person_prompt import person_block
-from bot.engine.tokens import rough_tokens
+from bot.engine.prompt.person import person_block
+from bot.engine.prompt.tokens import rough_tokens
 from memory.extraction.candidates import TOPIC
 from memory.person_model import build_person_model
 from memory.records import MemoryKind, MemoryRecord, MemorySource

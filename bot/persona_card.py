@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.engine.lore import LoreEntry
-from bot.engine.persona import Persona
+from bot.engine.prompt.lore import LoreEntry
+from bot.engine.prompt.persona import Persona
 from bot.errors import ConfigError
 from bot.png_text import is_png, png_text_chunks
 

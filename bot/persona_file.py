@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 from pydantic import BaseModel, Field, ValidationError
 
-from bot.engine.persona import Persona
+from bot.engine.prompt.persona import Persona
 from bot.errors import ConfigError
 from bot.persona_card import Card, card_from_bytes, card_from_document, looks_like_card
 from bot.png_text import is_png

@@ -8,9 +8,9 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.engine.model import DM_SCOPE, RecallQuery, UserProfile, without_sensitive
-from bot.engine.persona import Persona
 from bot.engine.ports import LanguageModel, LongTermMemory, MoodState
-from bot.engine.tone import feels_heavy
+from bot.engine.prompt.persona import Persona
+from bot.engine.prompt.tone import feels_heavy
 from bot.engine.when.memory_when import with_relative_date
 from bot.errors import LLMUnavailable
 from jobs.after_crisis import week_after_crisis

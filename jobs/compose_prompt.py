@@ -12,9 +12,9 @@ from zoneinfo import ZoneInfo
 
 from bot.engine.language import LANGUAGE_NAMES
 from bot.engine.model import ChatTurn, UserProfile
-from bot.engine.persona import Persona
 from bot.engine.ports import CompletionRequest
-from bot.engine.prompt import quoted
+from bot.engine.prompt.persona import Persona
+from bot.engine.prompt.system import quoted
 from bot.engine.safety import unprompted_rules
 from jobs.unprompted import Occasion, first_name
 

@@ -14,8 +14,8 @@ from apscheduler.triggers.interval import IntervalTrigger
 from bot.config import Settings
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.metrics import ProactiveMetrics
-from bot.engine.persona import Persona
 from bot.engine.ports import Clock, DatedEvents, Identities, LanguageModel, LongTermMemory, Messenger, MoodState
+from bot.engine.prompt.persona import Persona
 from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer
 from jobs.planner import Planner

@@ -1,7 +1,7 @@
 """The person model, by rules over the memories extraction already made (no model call).
 
 From the person's current facts (superseded ones never count: "lives in Lyon", never Paris), their dated
-events and their painful topics, the few lines a friend would simply know (`bot.engine.person_model`):
+events and their painful topics, the few lines a friend would simply know (`bot.engine.prompt.person_model`):
 their name, where they live, work or studies, the people and animals in their life with their names, what
 they love and dislike, what is coming up, what is painful (only as "be gentle about …") and the times that
 are hard for them (as tone). Newest first: when two facts say the same kind of thing, the newer one speaks.
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.engine.person_model import (
+from bot.engine.prompt.person_model import (
     ABOUT,
     DISLIKES,
     GENTLE,

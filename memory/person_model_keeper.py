@@ -13,8 +13,8 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.engine.person_model import PersonModel
 from bot.engine.ports import Clock
+from bot.engine.prompt.person_model import PersonModel
 from memory.extraction.candidates import EPISODE
 from memory.person_model import build_person_model
 from memory.ports import ErasureLog

@@ -13,7 +13,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from bot.engine.person_model import PersonLine, PersonModel, Source, ThreadLine
+from bot.engine.prompt.person_model import PersonLine, PersonModel, Source, ThreadLine
 from bot.errors import UnreadableText
 from memory.crypto import PlainCipher, TextCipher
 
@@ -23,7 +23,7 @@ def person_model_key(user_key: str) -> str:
 
 
 class RedisPersonModels:
-    """`bot.engine.person_model.PersonModels`, the keeper's store, and a `UserDataEraser`."""
+    """`bot.engine.prompt.person_model.PersonModels`, the keeper's store, and a `UserDataEraser`."""
 
     def __init__(self, client: aioredis.Redis, *, cipher: TextCipher | None = None) -> None:
         self._redis = client

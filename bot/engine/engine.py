@@ -19,15 +19,11 @@ from zoneinfo import ZoneInfo
 
 from bot.engine.addressing import with_addressing
 from bot.engine.age import with_stated_age
-from bot.engine.budget import fit_prompt
-from bot.engine.card_prompt import matched_lore, name_of
 from bot.engine.crisis import CrisisLevel, LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
-from bot.engine.in_window import not_in_view, said_before
 from bot.engine.inbox import Inbox
 from bot.engine.language import detect_language, reply_language
 from bot.engine.locks import InProcessConversationLocks
-from bot.engine.lore import LoreEntry
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.media.picture_reply import answer_with_picture
 from bot.engine.media.picture_requests import picture_instructions
@@ -46,9 +42,6 @@ from bot.engine.model import (
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.outbox import Outbox
-from bot.engine.person_model import PersonModels, Source, addressed
-from bot.engine.person_prompt import after_pause, not_in_block, person_block, read_person_model
-from bot.engine.persona import Persona
 from bot.engine.picture_texts import say_picture
 from bot.engine.ports import (
     Clock,
@@ -71,14 +64,21 @@ from bot.engine.ports import (
     SensitiveTopics,
     TrailReply,
 )
-from bot.engine.prompt import PromptContext
+from bot.engine.prompt.budget import fit_prompt
+from bot.engine.prompt.card import matched_lore, name_of
+from bot.engine.prompt.in_window import not_in_view, said_before
+from bot.engine.prompt.lore import LoreEntry
+from bot.engine.prompt.person import after_pause, not_in_block, person_block, read_person_model
+from bot.engine.prompt.person_model import PersonModels, Source, addressed
+from bot.engine.prompt.persona import Persona
+from bot.engine.prompt.system import PromptContext
+from bot.engine.prompt.tone import MoodSnapshot, tone_guidance
 from bot.engine.pseudonymous import pseudonymous_message
 from bot.engine.rate_limit import Admission, RateLimiter
 from bot.engine.safety import SafetyOptions, assess_safety
 from bot.engine.seen import seen_profile
 from bot.engine.small_talk import is_small_talk
 from bot.engine.texts import say
-from bot.engine.tone import MoodSnapshot, tone_guidance
 from bot.engine.when.city_zones import Cities
 from bot.engine.when.upcoming import Occasion, upcoming_occasions
 from bot.engine.when.zone_offer import with_zone_offer, zone_offer

@@ -22,7 +22,7 @@ from bot.engine.model import (
     UserRef,
 )
 from bot.engine.mood import TimedReading
-from bot.engine.tone import MoodSnapshot
+from bot.engine.prompt.tone import MoodSnapshot
 
 
 class Clock(Protocol):

@@ -18,7 +18,7 @@ from typing import Any, cast
 import redis.asyncio as aioredis
 
 from bot.engine.mood import MOOD_LABELS, MoodPattern, MoodReading, TimedReading
-from bot.engine.tone import MoodSnapshot
+from bot.engine.prompt.tone import MoodSnapshot
 from bot.errors import UnreadableText
 from memory.crypto import PlainCipher, Sealer, TextCipher
 

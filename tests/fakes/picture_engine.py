@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from bot.config import load_settings
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.media.picture_maker import PictureMaker
-from bot.engine.persona import Persona
+from bot.engine.prompt.persona import Persona
 from bot.llm.images import OpenAIImages
 from bot.llm.openai_chat import OpenAIChatModel
 from memory.picture_quota import RedisPictureQuota

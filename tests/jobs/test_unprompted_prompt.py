@@ -7,7 +7,7 @@ import json
 from datetime import UTC, date, datetime
 
 from bot.engine.model import DatedEvent, RecalledMemory, UserProfile
-from bot.engine.prompt import quoted
+from bot.engine.prompt.system import quoted
 from bot.engine.safety import unprompted_rules
 from bot.persona_file import load_persona
 from jobs import occasions as oc

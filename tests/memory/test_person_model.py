@@ -7,8 +7,8 @@ from datetime import UTC, date, datetime, timedelta
 
 import redis.asyncio as aioredis
 
-from bot.engine.person_model import GENTLE, HOME, PERSON, shown_lines
-from bot.engine.person_prompt import person_block
+from bot.engine.prompt.person import person_block
+from bot.engine.prompt.person_model import GENTLE, HOME, PERSON, shown_lines
 from memory.extraction.candidates import TOPIC
 from memory.person_model import build_person_model
 from memory.person_model_store import RedisPersonModels

@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, excerpts
 from bot.engine.ports import CompletionRequest
-from bot.engine.prompt import PromptContext, build_system_prompt
+from bot.engine.prompt.system import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
 from memory.episodes import NEXT, PREVIOUS, SAID, SAID_ON, said_date
 from memory.lexical import stems

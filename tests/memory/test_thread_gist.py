@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.engine.person_prompt import person_block
+from bot.engine.prompt.person import person_block
 from memory.extraction.candidates import Candidate
 from memory.extraction.llm import GIST_WORDS, LlmExtractor, read_gist
 from memory.person_model import build_person_model

@@ -10,7 +10,7 @@ from datetime import date
 from bot.engine.media.picture_ports import ImageGenerator, PictureQuota
 from bot.engine.media.picture_rules import picture_prompt
 from bot.engine.media.pictures import Picture
-from bot.engine.persona import Persona
+from bot.engine.prompt.persona import Persona
 from bot.errors import PictureRefused, PictureUnavailable
 
 log = logging.getLogger(__name__)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.engine.persona import Persona
+from bot.engine.prompt.persona import Persona
 
 # The same style for every picture: with the same base description and the avatar as reference, the face
 # and the look stay the same from one picture to the next.

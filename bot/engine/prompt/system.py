@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from bot.engine.card_prompt import closing_note_part, greeting_part, name_of, persona_parts, quoted
 from bot.engine.language import LANGUAGE_NAMES
-from bot.engine.lore import LoreEntry
 from bot.engine.model import RecalledMemory, excerpts
-from bot.engine.persona import Persona
+from bot.engine.prompt.card import closing_note_part, greeting_part, name_of, persona_parts, quoted
+from bot.engine.prompt.lore import LoreEntry
+from bot.engine.prompt.persona import Persona
 from bot.engine.when.memory_when import told_note, when_note, with_relative_date
 from bot.engine.when.relative_time import relative_day
 from bot.engine.when.upcoming import Occasion
@@ -40,7 +40,7 @@ class PromptContext:
     memories: Sequence[RecalledMemory]
     person: str = ""  # what a friend knows of them, and where the last conversation left off (`person_prompt`)
     occasions: Sequence[Occasion] = ()  # today's and the next few days', by the person's local date
-    tone: str = ""  # how to speak given how they have been feeling (`bot.engine.tone`)
+    tone: str = ""  # how to speak given how they have been feeling (`bot.engine.prompt.tone`)
     # Persona and addressing (see the section at the end of this module).
     user_key: str = ""
     lore: Sequence[LoreEntry] = ()  # the card's entries this message triggers (`card_prompt.matched_lore`)

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from bot.engine.in_window import without_said_at
 from bot.engine.model import RecalledMemory
-from bot.engine.person_model import PersonModel, PersonModels, Source, shown_lines
+from bot.engine.prompt.in_window import without_said_at
+from bot.engine.prompt.person_model import PersonModel, PersonModels, Source, shown_lines
 
 log = logging.getLogger(__name__)
 

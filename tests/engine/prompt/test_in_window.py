@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta
 
-from bot.engine.in_window import not_in_view
 from bot.engine.model import ChatTurn, RecalledMemory
+from bot.engine.prompt.in_window import not_in_view
 from tests.engine.conftest import MessageFactory, Rig
 
 

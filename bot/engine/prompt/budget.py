@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.engine.model import ChatTurn
-from bot.engine.prompt import PromptContext, build_system_prompt
-from bot.engine.tokens import rough_tokens
+from bot.engine.prompt.system import PromptContext, build_system_prompt
+from bot.engine.prompt.tokens import rough_tokens
 
 # What each message costs beyond its text (role markers), in tokens.
 _PER_TURN = 4

@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import RecalledMemory
 from bot.engine.mood import MoodPattern, MoodReading, TimedReading
-from bot.engine.tone import MoodSnapshot
+from bot.engine.prompt.tone import MoodSnapshot
 from bot.persona_file import load_persona
 from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.engine.card_prompt import card_voice
-from bot.engine.lore import LoreEntry
+from bot.engine.prompt.card import card_voice
+from bot.engine.prompt.lore import LoreEntry
 
 # {{char}} and {{user}} in any case (and the older <BOT> / <USER>): replaced wherever a card's text is used.
 _MACRO = re.compile(r"\{\{\s*(char|user)\s*\}\}|<(bot|user)>", re.IGNORECASE)

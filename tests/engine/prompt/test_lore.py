@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engine.engine import Engine, EngineOptions
-from bot.engine.lore import LoreEntry, triggered_lore
+from bot.engine.prompt.lore import LoreEntry, triggered_lore
 from bot.persona_file import load_persona
 from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.redis_stores.message_claims import RedisMessageClaims

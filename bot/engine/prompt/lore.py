@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import re2
 
-from bot.engine.tokens import rough_tokens
+from bot.engine.prompt.tokens import rough_tokens
 
 
 @dataclass(frozen=True, slots=True)

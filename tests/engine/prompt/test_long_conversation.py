@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.budget import prompt_tokens
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import RecalledMemory
+from bot.engine.prompt.budget import prompt_tokens
 from bot.persona_file import load_persona
 from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.redis_stores.message_claims import RedisMessageClaims
