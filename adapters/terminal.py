@@ -13,11 +13,11 @@ from typing import Protocol, TextIO, runtime_checkable
 
 from adapters.terminal_pictures import PictureHandler, save_picture
 from adapters.terminal_prompt import TerminalPrompt, printed_above_prompt
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
+from bot.engine.commands.why import asks_why
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
 from bot.engine.ports import Clock, Messenger
 from bot.engine.texts import say, say_in
-from bot.engine.why import asks_why
 
 log = logging.getLogger(__name__)
 

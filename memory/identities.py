@@ -14,7 +14,7 @@ from datetime import datetime
 
 import redis.asyncio as aioredis
 
-from bot.engine.linking import (
+from bot.engine.commands.linking import (
     CODE_VALIDITY,
     CODES_PER_WINDOW,
     RATE_WINDOW,

@@ -20,7 +20,7 @@ from adapters.discord.pictures import PictureHandler, add_picture_command, send_
 from adapters.discord.slash import BrowserLink, SouvenirCommandTree, add_slash_commands
 from adapters.discord.translations import FrenchTranslator
 from adapters.discord.voice import VoiceEngine, send_spoken_reply, voice_incoming
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import ChatKind, IncomingMessage, Reply
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,7 @@ from discord import ui
 
 from adapters.discord.incoming import conversation_of, language_from_locale, user_of
 from adapters.discord.outgoing import split_message
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import MemoryPage
 from bot.engine.ports import DrawnMemory
 from bot.engine.texts import say

@@ -23,7 +23,7 @@ from adapters.discord.slash import BrowserLink
 from adapters.discord.voice import VoiceEngine
 from bot.avatar import BotAvatar
 from bot.config import Settings
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.errors import ConfigError
 
 log = logging.getLogger(__name__)

@@ -18,12 +18,12 @@ from discord.app_commands import locale_str as _
 from adapters.discord.components import PAGE_SIZE, forget_all_view, show_memories, show_why
 from adapters.discord.incoming import language_from_locale, user_of
 from bot.engine.browser_texts import asks_browser, say_browser
-from bot.engine.command_results import MOOD_CHART_FILENAME, CommandResult
-from bot.engine.commands import UserCommands
+from bot.engine.commands.results import MOOD_CHART_FILENAME, CommandResult
+from bot.engine.commands.user_commands import UserCommands
+from bot.engine.commands.why import asks_why
 from bot.engine.model import UserRef
 from bot.engine.texts import say
 from bot.engine.when.timezones import suggest_timezones
-from bot.engine.why import asks_why
 from bot.errors import InvalidInput
 
 log = logging.getLogger(__name__)

@@ -34,7 +34,7 @@ from adapters.telegram.throttle import SendThrottle
 from adapters.telegram.voice import VoiceEngine, VoiceMessages
 from bot.avatar import BotAvatar
 from bot.config import Settings
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.errors import ConfigError
 
 log = logging.getLogger(__name__)

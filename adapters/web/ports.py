@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.engine.command_results import CommandResult, MoodChart
+from bot.engine.commands.results import CommandResult, MoodChart
 from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
 from bot.engine.person_page import PersonPage

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 
 from bot.admin.held import erased_text, held_about, too_few_moods_text
 from bot.admin.users import pick_user, user_of
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import RecallQuery, UserProfile, UserRef
 from bot.engine.mood import MIN_CHART_READINGS
 from bot.engine.ports import Clock, LongTermMemory

@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from bot.engine.command_results import CommandResult
+from bot.engine.commands.results import CommandResult
 from bot.engine.content_policy import ADULT_AGE, is_minor
 from bot.engine.model import UserProfile
 from bot.engine.ports import ProfileStore

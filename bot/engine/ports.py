@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.engine.commands.linking import IssuedCode, Redemption
 from bot.engine.crisis import LearnedCrisis
-from bot.engine.linking import IssuedCode, Redemption
 from bot.engine.model import (
     ChatTurn,
     DatedEvent,
@@ -235,7 +235,7 @@ class Identities(Protocol):
 
 
 class AccountLinks(Protocol):
-    """/link and /unlink (the rules are in `bot.engine.linking`)."""
+    """/link and /unlink (the rules are in `bot.engine.commands.linking`)."""
 
     async def issue_code(self, user: UserRef) -> IssuedCode: ...
 

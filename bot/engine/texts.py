@@ -314,7 +314,7 @@ _TEXTS: dict[str, dict[str, str]] = {
         "en": "In French I'll say « vous » to you.",
         "fr": "Entendu, je vous vouvoierai désormais.",
     },
-    # One person, two platforms (/link, /unlink): rules in bot.engine.linking.
+    # One person, two platforms (/link, /unlink): rules in bot.engine.commands.linking.
     "link_code": {
         "en": (
             "Your link code: {code}\nOn your other account (Telegram or Discord), send me /link {code} within "

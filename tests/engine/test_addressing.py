@@ -9,7 +9,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engine.addressing import learn_addressing
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import UserRef
 from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock

@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engine.age import with_stated_age
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.content_policy import explicit_content_allowed
 from bot.engine.model import ChatKind, UserRef
 from memory.redis_stores.profiles import RedisProfiles

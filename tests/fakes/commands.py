@@ -7,7 +7,7 @@ from typing import Protocol
 
 import redis.asyncio as aioredis
 
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.noop import NoPlanner
 from bot.engine.ports import Clock, MemoryBrowser, MoodHistory, OccasionPlanner, UserDataEraser
 from bot.engine.when.city_zones import Cities

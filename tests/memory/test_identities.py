@@ -1,10 +1,10 @@
-"""The link code rules (bot.engine.linking) as the Redis store enforces them, on an injected clock."""
+"""The link code rules (bot.engine.commands.linking) as the Redis store enforces them, on an injected clock."""
 
 from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from bot.engine.linking import CODE_ALPHABET, CODE_LENGTH, CODES_PER_WINDOW, TRIES_PER_WINDOW, Redeemed
+from bot.engine.commands.linking import CODE_ALPHABET, CODE_LENGTH, CODES_PER_WINDOW, TRIES_PER_WINDOW, Redeemed
 from bot.engine.model import UserRef
 from memory.identities import RedisIdentities
 from tests.conftest import FakeClock

@@ -29,7 +29,7 @@ import redis.asyncio as aioredis
 from qdrant_client import AsyncQdrantClient
 
 from bot.app import DeferredPlanner
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, RecallQuery, UserRef, dm_conversation_id
 from bot.errors import InvalidInput

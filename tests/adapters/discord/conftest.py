@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 
 from adapters.discord import DiscordMessenger, GatewayTimings, run_discord
 from bot.config import Settings, load_settings
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import IncomingMessage, MemoryItem, Reply
 from bot.errors import StoreUnavailable
 from memory.redis_stores.message_claims import RedisMessageClaims

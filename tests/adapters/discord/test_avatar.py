@@ -7,7 +7,7 @@ from pathlib import Path
 
 from adapters.discord import run_discord
 from bot.avatar import BotAvatar
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from tests.adapters.discord.conftest import FAST, EchoEngine, discord_settings
 from tests.fakes.fake_discord import FakeDiscord
 

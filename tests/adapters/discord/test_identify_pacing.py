@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 from adapters.discord import GatewayTimings, run_discord
 from adapters.discord.identify_gate import KEY_PREFIX, RedisIdentifyGate
 from bot.config import Settings
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from tests.adapters.discord.conftest import EchoEngine, discord_settings
 from tests.fakes.fake_discord import FakeDiscord
 

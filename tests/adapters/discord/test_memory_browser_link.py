@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from adapters.discord import run_discord
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import UserRef
 from tests.adapters.discord.conftest import FAST, Bot, BreakableMemories, EchoEngine, discord_settings
 from tests.adapters.discord.test_slash_commands import run

@@ -9,7 +9,7 @@ import pytest
 from pydantic import SecretStr
 
 from adapters.discord import GatewayTimings, run_discord
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.errors import ConfigError, InvalidInput, UserUnreachable
 from tests.adapters.discord.conftest import FAST, Bot, EchoEngine, discord_settings
 from tests.fakes import fake_discord_payloads as p

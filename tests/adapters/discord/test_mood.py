@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from memory.mood.series import RedisMoodSeries
 from tests.adapters.discord.conftest import Bot, BreakableMemories
 from tests.adapters.discord.test_slash_commands import run

@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from adapters.discord import DiscordMessenger, run_discord
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.media.pictures import Picture
 from bot.engine.picture_texts import say_picture
 from tests.adapters.discord.conftest import FAST, discord_settings

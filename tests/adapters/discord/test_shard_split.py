@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 
 from adapters.discord import run_discord
 from bot.config import load_settings
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.errors import ConfigError
 from memory.redis_stores.message_claims import RedisMessageClaims
 from tests.adapters.discord.conftest import FAST, EchoEngine, discord_settings

@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from adapters.discord import run_discord
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import IncomingMessage, Reply
 from memory.redis_stores.message_claims import RedisMessageClaims
 from tests.adapters.discord.conftest import FAST, EchoEngine, discord_settings

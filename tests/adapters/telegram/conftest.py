@@ -13,7 +13,7 @@ from pydantic import SecretStr
 
 from adapters.telegram import TelegramMessenger, run_telegram
 from bot.config import Settings
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import IncomingMessage, Reply
 from memory.redis_stores.message_claims import RedisMessageClaims
 from memory.redis_stores.profiles import RedisProfiles

@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 from aiohttp import web
 
 from adapters.web import BrowserParts, memory_browser_routes
-from bot.engine.command_results import CommandResult, MoodChart
+from bot.engine.commands.results import CommandResult, MoodChart
 from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
 from bot.engine.person_page import PersonPage, PersonSettings

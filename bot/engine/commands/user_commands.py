@@ -14,15 +14,20 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from bot.engine.age import set_age
-from bot.engine.command_results import CommandResult, MemoriesListing, MoodChart
-from bot.engine.export_json import memories_json, mood_readings_json, profile_json, turns_json
+from bot.engine.commands.export_json import memories_json, mood_readings_json, profile_json, turns_json
+from bot.engine.commands.linking import Redeemed, shown_code
+from bot.engine.commands.person_model import PersonModelEditor, PersonModelView
+from bot.engine.commands.profile import set_profile
+from bot.engine.commands.results import CommandResult, MemoriesListing, MoodChart
+from bot.engine.commands.shown_pages import ShownPages
+from bot.engine.commands.timezone import TimezoneSetting
+from bot.engine.commands.voice import switch_voice
+from bot.engine.commands.why import WhyListing, trail_json, why_listing
 from bot.engine.language import normalise_language
-from bot.engine.linking import Redeemed, shown_code
 from bot.engine.message_text import clean_message_text
 from bot.engine.model import MemoryPage, MonthDay, UserProfile, UserRef, dm_conversation_id
 from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
-from bot.engine.person_model_command import PersonModelEditor, PersonModelView
 from bot.engine.ports import (
     AccountLinks,
     Clock,
@@ -36,16 +41,11 @@ from bot.engine.ports import (
     ReplyTrail,
     UserDataEraser,
 )
-from bot.engine.profile_command import set_profile
 from bot.engine.pseudonymous import pseudonymous_conversation, pseudonymous_user
 from bot.engine.setting_texts import say_setting
-from bot.engine.shown_pages import ShownPages
 from bot.engine.texts import say
-from bot.engine.timezone_command import TimezoneSetting
-from bot.engine.voice_command import switch_voice
 from bot.engine.when.city_zones import Cities
 from bot.engine.when.dates import parse_birthday
-from bot.engine.why import WhyListing, trail_json, why_listing
 from bot.errors import InvalidInput
 
 log = logging.getLogger(__name__)
@@ -169,7 +169,7 @@ class UserCommands:
 
     async def link(self, user: UserRef, argument: str = "", hint: str | None = None) -> CommandResult:
         """/link: a code for the person's account on another platform; /link CODE: join this account to the
-        person who asked for CODE (the rules are in `bot.engine.linking`)."""
+        person who asked for CODE (the rules are in `bot.engine.commands.linking`)."""
         argument = _argument(argument)
         user = await self._person(user)
         lang = await self.language_of(user, hint)

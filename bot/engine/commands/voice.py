@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.engine.command_results import CommandResult
+from bot.engine.commands.results import CommandResult
 from bot.engine.ports import ProfileStore
 from bot.engine.voice_texts import say_voice
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
+from bot.engine.commands.person_model import correct_line, person_model_listing, wrong_line
 from bot.engine.model import UserProfile
-from bot.engine.person_model_command import correct_line, person_model_listing, wrong_line
 from bot.engine.prompt.person_model import HOME, NAME, PersonLine, PersonModel, Source, addressed
 
 TODAY = date(2026, 3, 20)

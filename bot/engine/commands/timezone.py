@@ -7,7 +7,7 @@ import logging
 from dataclasses import dataclass, replace
 from zoneinfo import ZoneInfo
 
-from bot.engine.command_results import CommandResult
+from bot.engine.commands.results import CommandResult
 from bot.engine.ports import Clock, OccasionPlanner, ProfileStore
 from bot.engine.setting_texts import say_setting
 from bot.engine.texts import say

@@ -1,7 +1,7 @@
 from datetime import UTC, datetime
 
+from bot.engine.commands.shown_pages import ShownPages
 from bot.engine.model import MemoryItem, MemoryPage
-from bot.engine.shown_pages import ShownPages
 
 
 def _page(*texts: str) -> MemoryPage:

@@ -13,7 +13,7 @@ from itertools import count
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, UserRef, dm_conversation_id, group_conversation_id
 from bot.engine.noop import NoDatedEvents, NoPlanner

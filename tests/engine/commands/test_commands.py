@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.commands import UserCommands
+from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import ChatTurn, MemoryItem, MonthDay, UserRef, dm_conversation_id
 from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.redis_stores.profiles import RedisProfiles
@@ -81,7 +81,8 @@ async def test_unknown_timezone_and_empty_arguments_get_usage(setup: Setup) -> N
     unknown = await setup.commands.set_timezone(LEA, "Atlantis")
     assert not unknown.ok and "Atlantis" in unknown.text
     assert (await setup.profiles.load_profile(LEA.key)).timezone is None
-    for result in (  # a setting command alone shows its value first (tests/engine/test_setting_commands_alone.py)
+    # a setting command alone shows its value first (tests/engine/commands/test_setting_commands_alone.py)
+    for result in (
         await setup.commands.remember(LEA, ""),
         await setup.commands.set_checkins(LEA, "maybe"),
     ):
