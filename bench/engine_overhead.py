@@ -26,7 +26,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.config import Settings
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id
 from bot.engine.noop import NoDatedEvents, NoLongTermMemory, NoPlanner
 from bot.engine.ports import CompletionRequest, DatedEvents, LongTermMemory

@@ -28,7 +28,7 @@ from bot.config import Settings
 from bot.crisis_follow_up import CrisisFollowUp
 from bot.crisis_lines_file import load_crisis_lines
 from bot.engine.commands.user_commands import UserCommands
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.media.voice import VoiceLimits
 from bot.engine.media.voice_conversation import VoiceConversation

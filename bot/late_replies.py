@@ -17,7 +17,7 @@ from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from typing import Protocol
 
-from bot.engine.inbox import Inbox, Overdue
+from bot.engine.conversation.inbox import Inbox, Overdue
 from bot.engine.model import ChatKind, IncomingMessage, Reply
 from bot.engine.ports import Clock, Messenger
 from bot.errors import UserUnreachable

@@ -28,7 +28,7 @@ from uuid import uuid4
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from bot.engine.locks import KeyedLocks
+from bot.engine.conversation.locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 

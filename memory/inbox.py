@@ -1,5 +1,5 @@
-"""The durable inbox (`bot.engine.inbox.Inbox`) in Redis: each message received is claimed and kept, sealed, in
-one step, until its reply and exchange are queued.
+"""The durable inbox (`bot.engine.conversation.inbox.Inbox`) in Redis: each message received is claimed and
+kept, sealed, in one step, until its reply and exchange are queued.
 
 - `souvenir:claim:<conversation>:<message id>`: the claim a redelivery finds (kept 7 days, as the message claims
   of `RedisMessageClaims`, which share it: erasure takes a person's private chat claims with theirs).
@@ -25,7 +25,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from pydantic import TypeAdapter, ValidationError
 
-from bot.engine.inbox import Overdue
+from bot.engine.conversation.inbox import Overdue
 from bot.engine.model import IncomingMessage
 from bot.errors import UnreadableText
 from memory.crypto import PlainCipher, TextCipher

@@ -9,8 +9,8 @@ import hashlib
 
 import redis.asyncio as aioredis
 
+from bot.engine.conversation.rate_limit import Admission
 from bot.engine.ports import Clock
-from bot.engine.rate_limit import Admission
 
 # KEYS[1] the bucket; ARGV: capacity, tokens per millisecond, now (ms), expiry (ms).
 _TAKE = """

@@ -5,7 +5,7 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager, nullcontext
 from datetime import timedelta
 
-from bot.engine.inbox import Overdue
+from bot.engine.conversation.inbox import Overdue
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef
 from bot.errors import UserUnreachable
 from bot.late_replies import LateReplies

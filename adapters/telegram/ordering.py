@@ -19,7 +19,7 @@ from typing import Any
 from telegram import Update
 from telegram.ext import BaseUpdateProcessor
 
-from bot.engine.locks import KeyedLocks
+from bot.engine.conversation.locks import KeyedLocks
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from adapters.web.ports import BrowserParts
+from bot.engine.conversation.rate_limit import Admission
 from bot.engine.model import UserRef
-from bot.engine.rate_limit import Admission
 
 COOKIE = "souvenir_session"
 

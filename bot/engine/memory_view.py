@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from bot.engine.commands.person_model import PersonModelEditor, PersonModelView
 from bot.engine.commands.results import CommandResult, MoodChart
 from bot.engine.commands.user_commands import UserCommands
-from bot.engine.message_text import clean_message_text
+from bot.engine.conversation.message_text import clean_message_text
 from bot.engine.model import MemoryItem, UserRef
 from bot.engine.person_page import PersonPage, dates_ahead, person_settings
 from bot.engine.ports import Clock, DatedEvents, MemoryBrowser, OccasionPlanner, ProfileStore

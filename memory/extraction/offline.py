@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from bot.engine.stated_name import NAME_STATEMENT
+from bot.engine.conversation.stated_name import NAME_STATEMENT
 from memory.extraction.candidates import Candidate, unique
 from memory.extraction.dated import extract_dated
 from memory.extraction.lexicon import CHANGE, NAMED_RELATION, SENSITIVE

@@ -8,7 +8,7 @@ from itertools import count
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, UserRef, dm_conversation_id, group_conversation_id
 from bot.persona_file import load_persona
 from memory.redis_stores.conversation_window import RedisConversationWindow

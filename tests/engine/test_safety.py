@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.age import set_age
 from bot.engine.content_policy import AdultContent
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import Reply, UserProfile
 from bot.engine.safety import SafetyOptions
 from bot.persona_file import load_persona

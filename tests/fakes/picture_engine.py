@@ -10,7 +10,7 @@ from datetime import timedelta
 import redis.asyncio as aioredis
 
 from bot.config import load_settings
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.prompt.persona import Persona
 from bot.llm.images import OpenAIImages

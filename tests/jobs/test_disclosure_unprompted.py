@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, MonthDay, UserRef, dm_conversation_id
 from bot.engine.texts import say
 from bot.persona_file import load_persona

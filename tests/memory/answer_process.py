@@ -17,7 +17,7 @@ from datetime import UTC, datetime, timedelta
 
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, UserRef, group_conversation_id
 from bot.engine.ports import CompletionRequest
 from bot.engine.when.clock import SystemClock

@@ -30,7 +30,7 @@ from qdrant_client import AsyncQdrantClient
 
 from bot.app import DeferredPlanner
 from bot.engine.commands.user_commands import UserCommands
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, RecallQuery, UserRef, dm_conversation_id
 from bot.errors import InvalidInput
 from bot.persona_file import load_persona

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from bot.engine.rate_limit import Admission
+from bot.engine.conversation.rate_limit import Admission
 from memory.rate_limit import RedisRateLimiter
 from tests.conftest import FakeClock
 

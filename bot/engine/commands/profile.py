@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.engine.addressing import MAX_NAME_CHARS, MAX_PRONOUNS_CHARS
 from bot.engine.commands.results import CommandResult
+from bot.engine.conversation.addressing import MAX_NAME_CHARS, MAX_PRONOUNS_CHARS
 from bot.engine.model import UserRef
 from bot.engine.ports import ProfileStore
 from bot.engine.texts import say

@@ -23,8 +23,9 @@ from bot.engine.commands.shown_pages import ShownPages
 from bot.engine.commands.timezone import TimezoneSetting
 from bot.engine.commands.voice import switch_voice
 from bot.engine.commands.why import WhyListing, trail_json, why_listing
+from bot.engine.conversation.message_text import clean_message_text
+from bot.engine.conversation.pseudonymous import pseudonymous_conversation, pseudonymous_user
 from bot.engine.language import normalise_language
-from bot.engine.message_text import clean_message_text
 from bot.engine.model import MemoryPage, MonthDay, UserProfile, UserRef, dm_conversation_id
 from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
@@ -41,7 +42,6 @@ from bot.engine.ports import (
     ReplyTrail,
     UserDataEraser,
 )
-from bot.engine.pseudonymous import pseudonymous_conversation, pseudonymous_user
 from bot.engine.setting_texts import say_setting
 from bot.engine.texts import say
 from bot.engine.when.city_zones import Cities

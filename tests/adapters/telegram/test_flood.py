@@ -9,8 +9,8 @@ from datetime import timedelta
 import redis.asyncio as aioredis
 
 from adapters.telegram import run_telegram
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.disclosure import DisclosurePolicy
-from bot.engine.engine import Engine, EngineOptions
 from bot.engine.noop import NoDatedEvents
 from bot.engine.ports import CompletionRequest
 from bot.persona_file import load_persona

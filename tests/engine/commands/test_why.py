@@ -14,7 +14,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engine.commands.user_commands import UserCommands
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, UserRef, dm_conversation_id, group_conversation_id
 from bot.engine.noop import NoDatedEvents, NoPlanner
 from bot.engine.ports import CompletionRequest

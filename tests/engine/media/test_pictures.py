@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine
+from bot.engine.conversation.engine import Engine
 from bot.engine.picture_texts import say_picture
 from memory.picture_quota import RedisPictureQuota
 from tests.conftest import FakeClock

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import DatedEvent, MonthDay, RecalledMemory
 from bot.persona_file import load_persona
 from memory.redis_stores.conversation_window import RedisConversationWindow

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import RecalledMemory
 from bot.engine.prompt.budget import prompt_tokens
 from bot.persona_file import load_persona

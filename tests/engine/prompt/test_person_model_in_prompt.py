@@ -8,10 +8,10 @@ from datetime import timedelta
 
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
+from bot.engine.conversation.small_talk import is_small_talk
 from bot.engine.model import RecalledMemory
 from bot.engine.prompt.person_model import HOME, NAME, PERSON, PersonLine, PersonModel, Source, ThreadLine
-from bot.engine.small_talk import is_small_talk
 from bot.persona_file import load_persona
 from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.redis_stores.message_claims import RedisMessageClaims

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.persona_file import load_persona
 from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.redis_stores.message_claims import RedisMessageClaims

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import RecalledMemory
 from bot.engine.mood import MoodPattern, MoodReading, TimedReading
 from bot.engine.prompt.tone import MoodSnapshot

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import UserProfile
 from bot.geonames_cities import GeonamesCities
 from bot.persona_file import load_persona

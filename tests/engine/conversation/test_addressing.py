@@ -8,8 +8,8 @@ from dataclasses import dataclass
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.addressing import learn_addressing
 from bot.engine.commands.user_commands import UserCommands
+from bot.engine.conversation.addressing import learn_addressing
 from bot.engine.model import UserRef
 from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import Exchange
 from bot.engine.noop import NoDatedEvents
 from bot.persona_file import load_persona

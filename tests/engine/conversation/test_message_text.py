@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.message_text import clean_message_text
+from bot.engine.conversation.message_text import clean_message_text
 from tests.engine.conftest import MessageFactory, Rig
 
 LIMIT = 4000

@@ -17,17 +17,22 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.engine.addressing import with_addressing
 from bot.engine.age import with_stated_age
+from bot.engine.conversation.addressing import with_addressing
+from bot.engine.conversation.inbox import Inbox
+from bot.engine.conversation.locks import InProcessConversationLocks
+from bot.engine.conversation.message_text import CleanText, clean_message_text
+from bot.engine.conversation.outbox import Outbox
+from bot.engine.conversation.pseudonymous import pseudonymous_message
+from bot.engine.conversation.rate_limit import Admission, RateLimiter
+from bot.engine.conversation.seen import seen_profile
+from bot.engine.conversation.small_talk import is_small_talk
 from bot.engine.crisis import CrisisLevel, LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
-from bot.engine.inbox import Inbox
 from bot.engine.language import detect_language, reply_language
-from bot.engine.locks import InProcessConversationLocks
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.media.picture_reply import answer_with_picture
 from bot.engine.media.picture_requests import picture_instructions
-from bot.engine.message_text import CleanText, clean_message_text
 from bot.engine.metrics import EngineMetrics, NoMetrics
 from bot.engine.model import (
     ChatKind,
@@ -41,7 +46,6 @@ from bot.engine.model import (
     without_sensitive,
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
-from bot.engine.outbox import Outbox
 from bot.engine.picture_texts import say_picture
 from bot.engine.ports import (
     Clock,
@@ -73,11 +77,7 @@ from bot.engine.prompt.person_model import PersonModels, Source, addressed
 from bot.engine.prompt.persona import Persona
 from bot.engine.prompt.system import PromptContext
 from bot.engine.prompt.tone import MoodSnapshot, tone_guidance
-from bot.engine.pseudonymous import pseudonymous_message
-from bot.engine.rate_limit import Admission, RateLimiter
 from bot.engine.safety import SafetyOptions, assess_safety
-from bot.engine.seen import seen_profile
-from bot.engine.small_talk import is_small_talk
 from bot.engine.texts import say
 from bot.engine.when.city_zones import Cities
 from bot.engine.when.upcoming import Occasion, upcoming_occasions

@@ -8,7 +8,7 @@ import unicodedata
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from bot.engine.message_text import CUT_MARK, clean_message_text
+from bot.engine.conversation.message_text import CUT_MARK, clean_message_text
 
 FUZZ = settings(max_examples=200, deadline=None)
 _HOSTILE_PIECES = st.sampled_from(

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from bot.engine.conversation.stated_name import stated_name
 from bot.engine.model import UserProfile
-from bot.engine.stated_name import stated_name
 
 MAX_NAME_CHARS = 40
 MAX_PRONOUNS_CHARS = 30

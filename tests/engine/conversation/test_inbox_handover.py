@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.persona_file import load_persona
 from memory.inbox import RedisInbox
 from memory.redis_stores.conversation_window import RedisConversationWindow
@@ -15,8 +15,8 @@ from memory.redis_stores.message_claims import RedisMessageClaims
 from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
+from tests.engine.conversation.test_outbox_handover import ListOutbox
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM, StoredDatedEvents
-from tests.engine.test_outbox_handover import ListOutbox
 
 
 def _engine(client: aioredis.Redis, clock: FakeClock, outbox: ListOutbox, inbox: RedisInbox) -> Engine:

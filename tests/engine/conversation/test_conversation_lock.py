@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import redis.asyncio as aioredis
 
-from bot.engine.engine import Engine, EngineOptions
+from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.persona_file import load_persona
 from memory.conversation_locks import RedisConversationLocks
 from memory.redis_stores.conversation_window import RedisConversationWindow
