@@ -17,7 +17,7 @@ from bot.engine.commands.user_commands import UserCommands
 from bot.engine.commands.why import asks_why
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
 from bot.engine.ports import Clock, Messenger
-from bot.engine.texts import say, say_in
+from bot.engine.texts.say import say, say_in
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from bot.engine.crisis_lines import CrisisLines
 from bot.engine.metrics import EngineMetrics
 from bot.engine.model import Exchange
 from bot.engine.ports import MessageClaims, Messenger
-from bot.engine.safety_texts import say_safety
+from bot.engine.texts.safety import say_safety
 from bot.errors import UserUnreachable
 
 log = logging.getLogger(__name__)

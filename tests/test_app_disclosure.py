@@ -16,7 +16,7 @@ import redis.asyncio as aioredis
 from adapters.telegram import run_telegram
 from bot.app import Core, open_core, open_platforms_and_jobs
 from bot.config import load_settings
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 from tests.adapters.telegram.conftest import build_commands, telegram_settings
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI

@@ -24,7 +24,7 @@ from bot.config import load_settings
 from bot.engine.crisis import phrase_crisis
 from bot.engine.crisis_lines import CrisisLines
 from bot.engine.safety import STANDING_RULE
-from bot.engine.safety_texts import say_safety
+from bot.engine.texts.safety import say_safety
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.fake_telegram import FakeTelegram

@@ -20,7 +20,7 @@ from adapters.discord.outgoing import split_message
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import MemoryPage
 from bot.engine.ports import DrawnMemory
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 
 log = logging.getLogger(__name__)
 

@@ -22,7 +22,7 @@ from bot.engine.commands.results import MOOD_CHART_FILENAME, CommandResult
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.commands.why import asks_why
 from bot.engine.model import UserRef
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 from bot.engine.when.timezones import suggest_timezones
 from bot.errors import InvalidInput
 

@@ -24,7 +24,7 @@ from bot.engine.commands.results import MOOD_CHART_FILENAME, CommandResult
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.commands.why import asks_why
 from bot.engine.model import MemoryPage, UserRef, dm_conversation_id
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from adapters.telegram.normalise import language_hint, thread_of, to_incoming
 from adapters.telegram.replies import send_reply
 from adapters.telegram.sending import TelegramSender, typing_indicator
 from bot.engine.model import IncomingMessage, Reply
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 
 log = logging.getLogger(__name__)
 

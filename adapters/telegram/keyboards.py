@@ -1,4 +1,4 @@
-"""Inline keyboards for /memories, /memories why and /forget all (pure: labels come from `bot.engine.texts`), and
+"""Inline keyboards for /memories, /memories why and /forget all (pure: labels come from `bot.engine.texts.say`), and
 the button that opens the memory browser as a Mini App."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from adapters.telegram.callbacks import (
 from bot.engine.browser_texts import say_browser
 from bot.engine.model import MemoryPage
 from bot.engine.ports import DrawnMemory
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 
 _FORGET_BUTTONS_PER_ROW = 3
 

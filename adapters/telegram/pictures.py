@@ -17,7 +17,7 @@ from adapters.telegram.replies import send_reply
 from adapters.telegram.sending import TelegramSender, typing_indicator
 from bot.engine.media.picture_requests import asks_for_picture
 from bot.engine.model import ChatKind, IncomingMessage, Reply, dm_conversation_id, group_conversation_id
-from bot.engine.picture_texts import say_picture
+from bot.engine.texts.pictures import say_picture
 
 log = logging.getLogger(__name__)
 

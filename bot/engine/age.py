@@ -21,7 +21,7 @@ from bot.engine.commands.results import CommandResult
 from bot.engine.content_policy import ADULT_AGE, is_minor
 from bot.engine.model import UserProfile
 from bot.engine.ports import ProfileStore
-from bot.engine.safety_texts import say_safety as say
+from bot.engine.texts.safety import say_safety as say
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ English and French, and the words that ask for it ("/memories web")."""
 
 from __future__ import annotations
 
-from bot.engine.texts import say_in
+from bot.engine.texts.say import say_in
 
 _WEB_WORDS = {"web", "page", "site", "browser", "navigateur"}
 

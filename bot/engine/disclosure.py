@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.engine.breaks import PAUSE
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 
 # A disclosure is plain when it calls the companion an AI, in English or French. The acronyms count in
 # capitals only, so the "ai" of "j'ai" or "mais" never passes for one.

@@ -20,7 +20,7 @@ from bot.engine.conversation.message_text import clean_message_text
 from bot.engine.model import MemoryItem, UserRef
 from bot.engine.person_page import PersonPage, dates_ahead, person_settings
 from bot.engine.ports import Clock, DatedEvents, MemoryBrowser, OccasionPlanner, ProfileStore
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 
 _MAX_CORRECTION_CHARS = 4000
 

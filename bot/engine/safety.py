@@ -16,7 +16,7 @@ from bot.engine.content_policy import AdultContent, explicit_content_allowed, is
 from bot.engine.crisis import CrisisLevel, CrisisReading
 from bot.engine.crisis_lines import CrisisLines
 from bot.engine.model import ChatKind, UserProfile
-from bot.engine.safety_texts import say_safety as say
+from bot.engine.texts.safety import say_safety as say
 
 
 @dataclass(frozen=True, slots=True)

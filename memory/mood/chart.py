@@ -18,7 +18,7 @@ from matplotlib.dates import AutoDateLocator, DateFormatter
 from matplotlib.figure import Figure
 
 from bot.engine.mood import MIN_CHART_READINGS, MoodPattern, TimedReading
-from bot.engine.mood_texts import WEEKDAYS, describe_pattern, say_mood
+from bot.engine.texts.mood import WEEKDAYS, describe_pattern, say_mood
 
 _NEGATIVE_COLOUR = "#c0695a"
 _POSITIVE_COLOUR = "#5a8fc0"

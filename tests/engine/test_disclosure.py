@@ -10,7 +10,7 @@ import pytest
 from bot.config import Settings
 from bot.engine.breaks import PAUSE
 from bot.engine.disclosure import DisclosurePolicy, names_an_ai
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 from tests.conftest import FakeClock
 
 POLICY = DisclosurePolicy()  # the defaults: every three hours

@@ -10,7 +10,7 @@ import pytest
 
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, MonthDay, UserRef, dm_conversation_id
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 from bot.persona_file import load_persona
 from memory.redis_stores.message_claims import RedisMessageClaims
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM, StoredDatedEvents

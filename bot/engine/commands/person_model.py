@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from bot.engine.model import UserProfile
 from bot.engine.ports import Clock, ProfileStore
 from bot.engine.prompt.person_model import PersonModel, PersonModels, addressed, shown_lines
-from bot.engine.texts import say_in
+from bot.engine.texts.say import say_in
 
 _WRONG = re.compile(r"^\s*(?:wrong|fix|correct|faux|fausse|corriger|corrige)\s+(?P<letter>[a-z])\)?\s*$", re.I)
 _LETTERS = "abcdefghijklmnopqrstuvwxyz"

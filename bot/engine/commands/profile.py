@@ -8,7 +8,7 @@ from bot.engine.commands.results import CommandResult
 from bot.engine.conversation.addressing import MAX_NAME_CHARS, MAX_PRONOUNS_CHARS
 from bot.engine.model import UserRef
 from bot.engine.ports import ProfileStore
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 
 _NAME_FIELDS = ("name", "nom", "prénom", "prenom")
 _PRONOUN_FIELDS = ("pronouns", "pronoms")

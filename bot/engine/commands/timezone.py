@@ -9,9 +9,9 @@ from zoneinfo import ZoneInfo
 
 from bot.engine.commands.results import CommandResult
 from bot.engine.ports import Clock, OccasionPlanner, ProfileStore
-from bot.engine.setting_texts import say_setting
-from bot.engine.texts import say
-from bot.engine.timezone_texts import say_zone
+from bot.engine.texts.current_settings import say_setting
+from bot.engine.texts.say import say
+from bot.engine.texts.timezone import say_zone
 from bot.engine.when.city_zones import Cities, City, PlaceZone, zone_of_place
 from bot.engine.when.timezones import resolve_timezone
 

@@ -25,9 +25,7 @@ from bot.engine.commands.voice import switch_voice
 from bot.engine.commands.why import WhyListing, trail_json, why_listing
 from bot.engine.conversation.message_text import clean_message_text
 from bot.engine.conversation.pseudonymous import pseudonymous_conversation, pseudonymous_user
-from bot.engine.language import normalise_language
 from bot.engine.model import MemoryPage, MonthDay, UserProfile, UserRef, dm_conversation_id
-from bot.engine.mood_texts import say_mood
 from bot.engine.noop import NoReplyTrail
 from bot.engine.ports import (
     AccountLinks,
@@ -42,8 +40,10 @@ from bot.engine.ports import (
     ReplyTrail,
     UserDataEraser,
 )
-from bot.engine.setting_texts import say_setting
-from bot.engine.texts import say
+from bot.engine.texts.current_settings import say_setting
+from bot.engine.texts.language import normalise_language
+from bot.engine.texts.mood import say_mood
+from bot.engine.texts.say import say
 from bot.engine.when.city_zones import Cities
 from bot.engine.when.dates import parse_birthday
 from bot.errors import InvalidInput

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from bot.engine.commands.results import CommandResult
 from bot.engine.ports import ProfileStore
-from bot.engine.voice_texts import say_voice
+from bot.engine.texts.voice import say_voice
 
 _ON = {"on", "yes", "oui", "true", "1", "enable", "activer", "active"}
 _OFF = {"off", "no", "non", "false", "0", "disable", "désactiver", "desactiver", "stop"}

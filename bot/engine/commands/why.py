@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.ports import DrawnMemory, TrailReply
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 
 WHY_WORDS = frozenset({"why", "pourquoi"})
 # Characters of each memory's text in the listing: a reply may draw on 30 messages (10 excerpts of up to 3), and

@@ -29,7 +29,6 @@ from bot.engine.conversation.seen import seen_profile
 from bot.engine.conversation.small_talk import is_small_talk
 from bot.engine.crisis import CrisisLevel, LearnedCrisis, read_crisis
 from bot.engine.disclosure import DisclosurePolicy
-from bot.engine.language import detect_language, reply_language
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.media.picture_reply import answer_with_picture
 from bot.engine.media.picture_requests import picture_instructions
@@ -46,7 +45,6 @@ from bot.engine.model import (
     without_sensitive,
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
-from bot.engine.picture_texts import say_picture
 from bot.engine.ports import (
     Clock,
     CompletionRequest,
@@ -78,7 +76,9 @@ from bot.engine.prompt.persona import Persona
 from bot.engine.prompt.system import PromptContext
 from bot.engine.prompt.tone import MoodSnapshot, tone_guidance
 from bot.engine.safety import SafetyOptions, assess_safety
-from bot.engine.texts import say
+from bot.engine.texts.language import detect_language, reply_language
+from bot.engine.texts.pictures import say_picture
+from bot.engine.texts.say import say
 from bot.engine.when.city_zones import Cities
 from bot.engine.when.upcoming import Occasion, upcoming_occasions
 from bot.engine.when.zone_offer import with_zone_offer, zone_offer

@@ -19,7 +19,7 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class PictureOutcome:
     picture: Picture | None = None
-    refusal: str = ""  # a `bot.engine.picture_texts` key when there is no picture
+    refusal: str = ""  # a `bot.engine.texts.pictures` key when there is no picture
 
 
 class PictureMaker:

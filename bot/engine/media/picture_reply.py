@@ -13,7 +13,7 @@ from datetime import date
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.media.picture_requests import asks_for_picture, parse_reply
 from bot.engine.media.pictures import Picture
-from bot.engine.picture_texts import say_picture
+from bot.engine.texts.pictures import say_picture
 
 log = logging.getLogger(__name__)
 

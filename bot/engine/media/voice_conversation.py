@@ -11,12 +11,12 @@ import logging
 from dataclasses import replace
 from typing import Protocol
 
-from bot.engine.language import normalise_language
 from bot.engine.media.voice import SpeechSynthesizer, Transcriber, VoiceArchive, VoiceClip, VoiceLimits
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef
 from bot.engine.noop import NoIdentities
 from bot.engine.ports import Identities, MessageClaims, ProfileStore
-from bot.engine.voice_texts import say_voice
+from bot.engine.texts.language import normalise_language
+from bot.engine.texts.voice import say_voice
 
 log = logging.getLogger(__name__)
 

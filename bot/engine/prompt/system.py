@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-from bot.engine.language import LANGUAGE_NAMES
 from bot.engine.model import RecalledMemory, excerpts
 from bot.engine.prompt.card import closing_note_part, greeting_part, name_of, persona_parts, quoted
 from bot.engine.prompt.lore import LoreEntry
 from bot.engine.prompt.persona import Persona
+from bot.engine.texts.language import LANGUAGE_NAMES
 from bot.engine.when.memory_when import told_note, when_note, with_relative_date
 from bot.engine.when.relative_time import relative_day
 from bot.engine.when.upcoming import Occasion

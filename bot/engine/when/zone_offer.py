@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, replace
 
 from bot.engine.model import ChatKind, IncomingMessage, UserProfile
-from bot.engine.timezone_texts import say_zone
+from bot.engine.texts.timezone import say_zone
 from bot.engine.when.city_zones import Cities, zone_of_place
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from adapters.discord import DiscordMessenger, run_discord
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.media.pictures import Picture
-from bot.engine.picture_texts import say_picture
+from bot.engine.texts.pictures import say_picture
 from tests.adapters.discord.conftest import FAST, discord_settings
 from tests.adapters.discord.test_slash_commands import LOADING
 from tests.conftest import FakeClock

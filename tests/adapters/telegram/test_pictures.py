@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 
 from adapters.telegram import TelegramMessenger, run_telegram
 from bot.engine.media.pictures import Picture
-from bot.engine.picture_texts import say_picture
+from bot.engine.texts.pictures import say_picture
 from tests.adapters.telegram.conftest import build_commands, telegram_settings
 from tests.conftest import FakeClock
 from tests.fakes.fake_images import tiny_png

@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.disclosure import DisclosurePolicy
-from bot.engine.texts import say
+from bot.engine.texts.say import say
 from bot.persona_file import load_persona
 from memory.rate_limit import RedisRateLimiter
 from memory.redis_stores.conversation_window import RedisConversationWindow

@@ -12,7 +12,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engine.conversation.engine import Engine
-from bot.engine.picture_texts import say_picture
+from bot.engine.texts.pictures import say_picture
 from memory.picture_quota import RedisPictureQuota
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory

@@ -1,9 +1,9 @@
-"""What /mood and its chart say, in English and French (kept beside `bot.engine.texts`, same `say` rule)."""
+"""What /mood and its chart say, in English and French (kept beside `bot.engine.texts.say`, same `say` rule)."""
 
 from __future__ import annotations
 
 from bot.engine.mood import MoodPattern
-from bot.engine.texts import say_in
+from bot.engine.texts.say import say_in
 
 _TEXTS: dict[str, dict[str, str]] = {
     "mood_caption": {

@@ -1,8 +1,8 @@
-"""What the companion says about voice notes, in English and French (see `bot.engine.texts`)."""
+"""What the companion says about voice notes, in English and French (see `bot.engine.texts.say`)."""
 
 from __future__ import annotations
 
-from bot.engine.texts import say_in
+from bot.engine.texts.say import say_in
 
 _TEXTS: dict[str, dict[str, str]] = {
     "voice_too_long": {

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.texts import say_in
+from bot.engine.texts.say import say_in
 
 _TEXTS: dict[str, dict[str, str]] = {
     "crisis_lines": {

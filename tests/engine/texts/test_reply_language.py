@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.language import reply_language
 from bot.engine.model import UserRef
+from bot.engine.texts.language import reply_language
 from tests.engine.conftest import MessageFactory, Rig
 from tests.fakes.commands import redis_backed_commands
 from tests.fakes.memory_browser import InMemoryMemoryBrowser

@@ -1,9 +1,9 @@
 """What /timezone says when a city name fits several zones, and the one offer of a zone made in conversation
-("I live in Lyon"), in English and French (kept beside `bot.engine.texts`, same `say` rule)."""
+("I live in Lyon"), in English and French (kept beside `bot.engine.texts.say`, same `say` rule)."""
 
 from __future__ import annotations
 
-from bot.engine.texts import say_in
+from bot.engine.texts.say import say_in
 
 _TEXTS: dict[str, dict[str, str]] = {
     "timezone_choices": {

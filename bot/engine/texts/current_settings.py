@@ -1,9 +1,9 @@
 """What a setting command alone (/birthday, /checkins, /language, /timezone with nothing after it) says of
-the current value, before its usage line, in English and French (kept beside `bot.engine.texts`)."""
+the current value, before its usage line, in English and French (kept beside `bot.engine.texts.say`)."""
 
 from __future__ import annotations
 
-from bot.engine.texts import say_in
+from bot.engine.texts.say import say_in
 
 _TEXTS: dict[str, dict[str, str]] = {
     "birthday_current": {"en": "Your birthday: {date}.", "fr": "Ton anniversaire : le {date}."},
