@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.engine.crisis import LearnedCrisis, learned_level, phrase_crisis, read_crisis, shows_crisis
+from bot.engine.safety.crisis import LearnedCrisis, learned_level, phrase_crisis, read_crisis, shows_crisis
 from memory.crisis.features import features
 from memory.crisis.head import CrisisHead
 from memory.crisis.labelled import FRESH, FRESH_SETS, load_labelled

@@ -45,7 +45,7 @@ from bot.engine.ports import (
     OccasionPlanner,
     UserDataEraser,
 )
-from bot.engine.safety import SafetyOptions
+from bot.engine.safety.rules import SafetyOptions
 from bot.engine.when.clock import SystemClock
 from bot.errors import ConfigError, StoreUnavailable
 from bot.front_ends import FrontEnds

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from bot.engine.disclosure import DisclosurePolicy
+from bot.engine.safety.disclosure import DisclosurePolicy
 from bot.errors import ConfigError
 
 LLMProvider = Literal["openai", "anthropic", "openai-compatible"]

@@ -13,10 +13,10 @@ import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from bot.engine.crisis_lines import CrisisLines
 from bot.engine.metrics import EngineMetrics
 from bot.engine.model import Exchange
 from bot.engine.ports import MessageClaims, Messenger
+from bot.engine.safety.crisis_lines import CrisisLines
 from bot.engine.texts.safety import say_safety
 from bot.errors import UserUnreachable
 

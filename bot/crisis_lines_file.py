@@ -17,7 +17,7 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
-from bot.engine.crisis_lines import (
+from bot.engine.safety.crisis_lines import (
     DEFAULT_EVERYWHERE,
     DEFAULT_LANGUAGE_COUNTRIES,
     DEFAULT_LINES,

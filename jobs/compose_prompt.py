@@ -14,7 +14,7 @@ from bot.engine.model import ChatTurn, UserProfile
 from bot.engine.ports import CompletionRequest
 from bot.engine.prompt.persona import Persona
 from bot.engine.prompt.system import quoted
-from bot.engine.safety import unprompted_rules
+from bot.engine.safety.rules import unprompted_rules
 from bot.engine.texts.language import LANGUAGE_NAMES
 from jobs.unprompted import Occasion, first_name
 

@@ -13,9 +13,9 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.config import Settings
-from bot.engine.content_policy import is_minor
 from bot.engine.model import DatedEvent, UserProfile
 from bot.engine.ports import DatedEvents
+from bot.engine.safety.content_policy import is_minor
 from jobs import members
 from jobs import occasions as oc
 from jobs import schedule as sc

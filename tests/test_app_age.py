@@ -12,7 +12,7 @@ import pytest
 
 from bot.app import Core, open_core, open_platforms_and_jobs
 from bot.config import load_settings
-from bot.engine.crisis import LearnedCrisis
+from bot.engine.safety.crisis import LearnedCrisis
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.fake_telegram import FakeTelegram

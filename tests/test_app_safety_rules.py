@@ -21,9 +21,9 @@ import pytest
 
 from bot.app import Core, open_core, open_platforms_and_jobs, open_status_server
 from bot.config import load_settings
-from bot.engine.crisis import phrase_crisis
-from bot.engine.crisis_lines import CrisisLines
-from bot.engine.safety import STANDING_RULE
+from bot.engine.safety.crisis import phrase_crisis
+from bot.engine.safety.crisis_lines import CrisisLines
+from bot.engine.safety.rules import STANDING_RULE
 from bot.engine.texts.safety import say_safety
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
@@ -351,7 +351,7 @@ async def test_the_reply_after_a_crisis_still_carries_the_guidance_and_the_one_a
     after = await running.say(ANA, "thanks for listening")
     last = _paragraphs(running.system())[-1]
     assert last.startswith(CARRIED_OVER) and CRISIS_MARK in last and CARING in last
-    # By design (bot.engine.safety.SafetyCheck.lines) the carried-over reply has no lines of its own: they went
+    # By design (bot.engine.safety.rules.SafetyCheck.lines) the carried-over reply has no lines of its own: they went
     # with the reply to the crisis itself.
     assert after.endswith("echo: thanks for listening") and "findahelpline" not in after and "112" not in after
 

@@ -17,7 +17,7 @@ import pytest
 from bot.app import Core, open_core, open_platforms_and_jobs
 from bot.config import load_settings
 from bot.engine.prompt.card import quoted
-from bot.engine.safety import STANDING_RULE, unprompted_rules
+from bot.engine.safety.rules import STANDING_RULE, unprompted_rules
 from bot.engine.texts.say import say
 from jobs.compose import Composer
 from jobs.compose_prompt import AFTER_CRISIS, NO_PRESSURE

@@ -145,14 +145,14 @@ class UserProfile:
     # How they want to be addressed: said in conversation ("call me Max", "on peut se tutoyer") or /profile.
     pronouns: str = ""
     address_form: str | None = None  # "tu" | "vous": how to say "you" to them in French
-    # Safety (bot.engine.content_policy, bot.engine.breaks): the age they gave (/age or said), when their
+    # Safety (bot.engine.safety.content_policy, bot.engine.safety.breaks): the age they gave (/age or said), when their
     # continued conversation began and when they were last reminded to take a break.
     age: int | None = None
     talk_started_at: datetime | None = None
     break_reminded_at: datetime | None = None
     crisis_noted_at: datetime | None = None  # the LLM read a crisis in a message: the next reply answers as to one
     # The last message read as a crisis (by any reading): for a week, unprompted messages are gentle check-ins
-    # only, and the next private reply still carries the crisis guidance (`bot.engine.safety`).
+    # only, and the next private reply still carries the crisis guidance (`bot.engine.safety.rules`).
     last_crisis_at: datetime | None = None
     crisis_followed_up: bool = False  # the private reply after that crisis carried the guidance too
     # The age was set with /age (an adult age counts only then; what is said in conversation can only lower it).

@@ -9,7 +9,6 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.engine.commands.linking import IssuedCode, Redemption
-from bot.engine.crisis import LearnedCrisis
 from bot.engine.model import (
     ChatTurn,
     DatedEvent,
@@ -23,6 +22,7 @@ from bot.engine.model import (
 )
 from bot.engine.mood import TimedReading
 from bot.engine.prompt.tone import MoodSnapshot
+from bot.engine.safety.crisis import LearnedCrisis
 
 
 class Clock(Protocol):
@@ -180,7 +180,7 @@ class OccasionPlanner(Protocol):
 
 class CrisisReader(Protocol):
     """The learned reading of a crisis in a message (`memory.crisis`): probabilities the engine weighs with the
-    phrase cues (`bot.engine.crisis.read_crisis`)."""
+    phrase cues (`bot.engine.safety.crisis.read_crisis`)."""
 
     async def read(self, text: str) -> LearnedCrisis: ...
 

@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from bot.engine.crisis import phrase_crisis
-from bot.engine.crisis_cues import IDIOMS, IMMINENT, OTHERS, PHRASES, STORY, normalised
+from bot.engine.safety.crisis import phrase_crisis
+from bot.engine.safety.crisis_cues import IDIOMS, IMMINENT, OTHERS, PHRASES, STORY, normalised
 
 WORD_BUCKETS = 2048
 _WORD = re.compile(r"[a-z0-9]+")

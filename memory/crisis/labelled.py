@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.engine.crisis_cues import IMMINENT, normalised
+from bot.engine.safety.crisis_cues import IMMINENT, normalised
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
 TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "crisis_train_everyday.tsv",

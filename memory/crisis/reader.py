@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from bot.engine.crisis import LearnedCrisis
+from bot.engine.safety.crisis import LearnedCrisis
 from memory.crisis.features import features
 from memory.crisis.head import SHIPPED_HEAD, CrisisHead
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bot.engine.crisis import LEARNED_THRESHOLD, LearnedCrisis, learned_level, phrase_crisis, read_crisis
+from bot.engine.safety.crisis import LEARNED_THRESHOLD, LearnedCrisis, learned_level, phrase_crisis, read_crisis
 from memory.crisis.features import features
 from memory.crisis.head import SHIPPED_HEAD, fit_head
 from memory.crisis.labelled import FRESH, TRAINING, Labelled, load_labelled

@@ -10,7 +10,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from aiohttp import web
 
-from bot.engine.crisis import shows_crisis
+from bot.engine.safety.crisis import shows_crisis
 from memory.outbox import STREAM
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.llm_script import JSON_DEFAULT_REPLY, JsonObject, echo_responder, last_user_text

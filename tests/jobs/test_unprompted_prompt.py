@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 
 from bot.engine.model import DatedEvent, RecalledMemory, UserProfile
 from bot.engine.prompt.system import quoted
-from bot.engine.safety import unprompted_rules
+from bot.engine.safety.rules import unprompted_rules
 from bot.persona_file import load_persona
 from jobs import occasions as oc
 from jobs import schedule as sc

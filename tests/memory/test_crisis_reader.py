@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.engine.crisis import LEARNED_THRESHOLD, CrisisLevel, phrase_crisis, read_crisis
+from bot.engine.safety.crisis import LEARNED_THRESHOLD, CrisisLevel, phrase_crisis, read_crisis
 from memory.crisis.reader import LearnedCrisisReader, load_head
 from memory.embedding import UseEmbedder
 

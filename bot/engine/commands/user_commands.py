@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from bot.engine.age import set_age
 from bot.engine.commands.export_json import memories_json, mood_readings_json, profile_json, turns_json
 from bot.engine.commands.linking import Redeemed, shown_code
 from bot.engine.commands.person_model import PersonModelEditor, PersonModelView
@@ -40,6 +39,7 @@ from bot.engine.ports import (
     ReplyTrail,
     UserDataEraser,
 )
+from bot.engine.safety.age import set_age
 from bot.engine.texts.current_settings import say_setting
 from bot.engine.texts.language import normalise_language
 from bot.engine.texts.mood import say_mood
@@ -315,7 +315,7 @@ class UserCommands:
         return CommandResult(say("language_set", chosen))
 
     async def set_age(self, user: UserRef, text: str, hint: str | None = None) -> CommandResult:
-        """/age <years>: the age the person confirms (explicit content and minors' rules: `bot.engine.age`)."""
+        """/age <years>: the age the person confirms (explicit content and minors' rules: `bot.engine.safety.age`)."""
         user = await self._person(user)
         language = await self.language_of(user, hint)
         return await set_age(self._profiles, user.key, text, language, self._clock.now())

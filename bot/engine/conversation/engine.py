@@ -17,7 +17,6 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from bot.engine.age import with_stated_age
 from bot.engine.conversation.addressing import with_addressing
 from bot.engine.conversation.inbox import Inbox
 from bot.engine.conversation.locks import InProcessConversationLocks
@@ -27,8 +26,6 @@ from bot.engine.conversation.pseudonymous import pseudonymous_message
 from bot.engine.conversation.rate_limit import Admission, RateLimiter
 from bot.engine.conversation.seen import seen_profile
 from bot.engine.conversation.small_talk import is_small_talk
-from bot.engine.crisis import CrisisLevel, LearnedCrisis, read_crisis
-from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.media.picture_reply import answer_with_picture
 from bot.engine.media.picture_requests import picture_instructions
@@ -75,7 +72,10 @@ from bot.engine.prompt.person_model import PersonModels, Source, addressed
 from bot.engine.prompt.persona import Persona
 from bot.engine.prompt.system import PromptContext
 from bot.engine.prompt.tone import MoodSnapshot, tone_guidance
-from bot.engine.safety import SafetyOptions, assess_safety
+from bot.engine.safety.age import with_stated_age
+from bot.engine.safety.crisis import CrisisLevel, LearnedCrisis, read_crisis
+from bot.engine.safety.disclosure import DisclosurePolicy
+from bot.engine.safety.rules import SafetyOptions, assess_safety
 from bot.engine.texts.language import detect_language, reply_language
 from bot.engine.texts.pictures import say_picture
 from bot.engine.texts.say import say

@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.engine.model import IncomingMessage, UserProfile
-from bot.engine.safety import SafetyCheck
+from bot.engine.safety.rules import SafetyCheck
 
 # The profile fields a message updates (the rest belong to commands).
 _SEEN_FIELDS = ("display_name", "language", "first_seen_at", "last_seen_at", "last_disclosed_at", "reachable")

@@ -34,7 +34,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 def picture_prompt_rules(explicit_allowed: bool = False) -> str:
     """The constraints every image prompt carries. Safe for work unless `explicit_allowed`, which
-    `bot.engine.content_policy.explicit_content_allowed` decides (SOUVENIR_ADULT_CONTENT=private, a private chat,
+    `bot.engine.safety.content_policy.explicit_content_allowed` decides (SOUVENIR_ADULT_CONTENT=private, a private chat,
     a person who confirmed being 18 or older; never a minor, never a group)."""
     content = (
         "Adult content is allowed (an adult asked, in private); nothing involving minors, no gore. "

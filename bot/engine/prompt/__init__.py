@@ -3,5 +3,5 @@ tone taken from how a person has been feeling, what of the talk the prompt holds
 budget that keeps it all within the context.
 
 It imports plain data, the texts, the words for days (`bot.engine.when`) and the pause that ends a talk
-(`bot.engine.safety.breaks`); never the commands, the media or the conversation engine.
+(`bot.engine.safety.rules.breaks`); never the commands, the media or the conversation engine.
 """

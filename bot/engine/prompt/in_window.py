@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from bot.engine.breaks import PAUSE
 from bot.engine.model import ChatTurn, RecalledMemory, excerpts
+from bot.engine.safety.breaks import PAUSE
 
 
 def _theirs(history: Sequence[ChatTurn], person: str) -> list[ChatTurn]:

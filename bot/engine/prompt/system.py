@@ -50,7 +50,7 @@ class PromptContext:
     pronouns: str = ""
     address_form: str | None = None  # "tu" | "vous", in French
     pictures: str = ""  # how to offer a picture (`bot.engine.media.picture_requests`), when pictures are on
-    # `bot.engine.safety`: the rules, after everything else; then a crisis's guidance, the very last word.
+    # `bot.engine.safety.rules`: the rules, after everything else; then a crisis's guidance, the very last word.
     safety: str = ""
     crisis: str = ""
     # False in imminent danger: no role-play at all, so neither the card's greeting nor its closing note on style.

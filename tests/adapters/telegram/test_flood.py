@@ -10,9 +10,9 @@ import redis.asyncio as aioredis
 
 from adapters.telegram import run_telegram
 from bot.engine.conversation.engine import Engine, EngineOptions
-from bot.engine.disclosure import DisclosurePolicy
 from bot.engine.noop import NoDatedEvents
 from bot.engine.ports import CompletionRequest
+from bot.engine.safety.disclosure import DisclosurePolicy
 from bot.persona_file import load_persona
 from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.redis_stores.message_claims import RedisMessageClaims

@@ -9,7 +9,7 @@ from datetime import timedelta
 import redis.asyncio as aioredis
 
 from bot.engine.conversation.engine import Engine, EngineOptions
-from bot.engine.disclosure import DisclosurePolicy
+from bot.engine.safety.disclosure import DisclosurePolicy
 from bot.persona_file import load_persona
 from memory.outbox import RedisOutbox
 from memory.outbox_worker import OutboxWorker

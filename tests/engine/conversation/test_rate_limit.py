@@ -7,7 +7,7 @@ from datetime import timedelta
 import redis.asyncio as aioredis
 
 from bot.engine.conversation.engine import Engine, EngineOptions
-from bot.engine.disclosure import DisclosurePolicy
+from bot.engine.safety.disclosure import DisclosurePolicy
 from bot.engine.texts.say import say
 from bot.persona_file import load_persona
 from memory.rate_limit import RedisRateLimiter

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from bot.engine.breaks import PAUSE
+from bot.engine.safety.breaks import PAUSE
 from bot.engine.texts.say import say
 
 # A disclosure is plain when it calls the companion an AI, in English or French. The acronyms count in

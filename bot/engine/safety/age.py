@@ -1,5 +1,5 @@
 """A person's age: set with /age, or said in conversation ("I'm 15", "j'ai 16 ans"). It decides explicit content
-(`bot.engine.content_policy`) and the break reminders given to minors (`bot.engine.breaks`).
+(`bot.engine.safety.content_policy`) and the break reminders given to minors (`bot.engine.safety.breaks`).
 
 What is said in conversation can only lower what is known: an age under 18 marks a minor (anyone could be
 role-playing or joking, and taking a minor's word for it is the safe side); an adult age said in conversation
@@ -18,9 +18,9 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 from bot.engine.commands.results import CommandResult
-from bot.engine.content_policy import ADULT_AGE, is_minor
 from bot.engine.model import UserProfile
 from bot.engine.ports import ProfileStore
+from bot.engine.safety.content_policy import ADULT_AGE, is_minor
 from bot.engine.texts.safety import say_safety as say
 
 log = logging.getLogger(__name__)

@@ -9,10 +9,10 @@ from dataclasses import replace
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.age import with_stated_age
 from bot.engine.commands.user_commands import UserCommands
-from bot.engine.content_policy import explicit_content_allowed
 from bot.engine.model import ChatKind, UserRef
+from bot.engine.safety.age import with_stated_age
+from bot.engine.safety.content_policy import explicit_content_allowed
 from memory.redis_stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingPlanner
@@ -66,7 +66,7 @@ async def test_an_adult_age_for_a_minor_needs_the_same_command_twice_within_10_m
 ) -> None:
     commands, profiles = _commands(redis_client, clock)
     await _said(profiles, "I'm 15")
-    caplog.set_level(logging.WARNING, logger="bot.engine.age")
+    caplog.set_level(logging.WARNING, logger="bot.engine.safety.age")
 
     asked = await commands.set_age(LEA, "25")
     assert "under 18" in asked.text and "/age 25 again within 10 minutes" in asked.text

@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from bot.engine.breaks import break_due, talk_started
-from bot.engine.content_policy import AdultContent, explicit_content_allowed, is_minor
-from bot.engine.crisis import CrisisLevel, CrisisReading
-from bot.engine.crisis_lines import CrisisLines
 from bot.engine.model import ChatKind, UserProfile
+from bot.engine.safety.breaks import break_due, talk_started
+from bot.engine.safety.content_policy import AdultContent, explicit_content_allowed, is_minor
+from bot.engine.safety.crisis import CrisisLevel, CrisisReading
+from bot.engine.safety.crisis_lines import CrisisLines
 from bot.engine.texts.safety import say_safety as say
 
 
@@ -68,7 +68,7 @@ def assess_safety(
     *,
     crisis_hint: bool = False,
 ) -> SafetyCheck:
-    """`reading`: this message's (`bot.engine.crisis.read_crisis`). `crisis_hint`: another reading (the LLM's,
+    """`reading`: this message's (`bot.engine.safety.crisis.read_crisis`). `crisis_hint`: another reading (the LLM's,
     of an earlier message) saw a crisis; it can only add. `who` is the person's name as the prompt quotes it."""
     in_group = chat_kind is ChatKind.GROUP
     level = reading.level

@@ -3,7 +3,7 @@ apostrophes (`normalised`): phrases of wanting to die or of self-harm, what make
 means, a time), and what makes one something else (a denial, an idiom, someone else, a story, an accident).
 
 Phrases, not words: "kill myself", "envie de mourir", "kms", "better off without me", "je me scarifie". They are
-one reading of several (`bot.engine.crisis`): the learned reader over the message's embedding catches what no
+one reading of several (`bot.engine.safety.crisis`): the learned reader over the message's embedding catches what no
 list holds.
 """
 

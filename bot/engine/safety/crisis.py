@@ -1,7 +1,7 @@
 """Suicidal ideation and self-harm in a message, French and English, offline: cheap enough for every reply.
 
 Two readings, each measured on its own and together (`python -m bench.crisis_detector`):
-- the phrase cues (`bot.engine.crisis_cues`): a phrase of the writer's own, not denied ("I'm not suicidal"),
+- the phrase cues (`bot.engine.safety.crisis_cues`): a phrase of the writer's own, not denied ("I'm not suicidal"),
   not an idiom ("this traffic is killing me"), not someone else's, not a story;
 - the learned reader (`memory.crisis`): a small head over the message's sentence embedding, the one recall
   computes anyway, trained on a broad set with hard negatives. It reads what no list holds ("I gave my cat to my
@@ -17,7 +17,17 @@ import re
 from dataclasses import dataclass
 from enum import IntEnum
 
-from bot.engine.crisis_cues import CLAUSE, IDIOMS, IMMINENT, NOT_A_WISH, OTHERS, PHRASES, STORY, denied, normalised
+from bot.engine.safety.crisis_cues import (
+    CLAUSE,
+    IDIOMS,
+    IMMINENT,
+    NOT_A_WISH,
+    OTHERS,
+    PHRASES,
+    STORY,
+    denied,
+    normalised,
+)
 
 
 class CrisisLevel(IntEnum):

@@ -1,7 +1,7 @@
 """Who may get explicit content, where: one rule for the reply prompt and for anything else that makes content.
 
 SOUVENIR_ADULT_CONTENT=off (the default) allows it nowhere. With `private`, only in a private chat with a person
-who confirmed being 18 or older with `/age` (an adult age said in conversation never counts: `bot.engine.age`);
+who confirmed being 18 or older with `/age` (an adult age said in conversation never counts: `bot.engine.safety.age`);
 never in a group; never to a person who said they are under 18, whatever the setting.
 """
 

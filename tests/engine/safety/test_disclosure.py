@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 import pytest
 
 from bot.config import Settings
-from bot.engine.breaks import PAUSE
-from bot.engine.disclosure import DisclosurePolicy, names_an_ai
+from bot.engine.safety.breaks import PAUSE
+from bot.engine.safety.disclosure import DisclosurePolicy, names_an_ai
 from bot.engine.texts.say import say
 from tests.conftest import FakeClock
 

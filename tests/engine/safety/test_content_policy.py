@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from bot.engine.age import stated_age, with_stated_age
-from bot.engine.content_policy import explicit_content_allowed
 from bot.engine.model import ChatKind, UserProfile
+from bot.engine.safety.age import stated_age, with_stated_age
+from bot.engine.safety.content_policy import explicit_content_allowed
 
 ADULT, MINOR, UNKNOWN = UserProfile("p", age=25, age_confirmed=True), UserProfile("p", age=16), UserProfile("p")
 SAID_ADULT = UserProfile("p", age=25)  # an adult age kept without /age (an older profile): not confirmed

@@ -10,11 +10,11 @@ from datetime import timedelta
 import pytest
 import redis.asyncio as aioredis
 
-from bot.engine.age import set_age
-from bot.engine.content_policy import AdultContent
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import Reply, UserProfile
-from bot.engine.safety import SafetyOptions
+from bot.engine.safety.age import set_age
+from bot.engine.safety.content_policy import AdultContent
+from bot.engine.safety.rules import SafetyOptions
 from bot.persona_file import load_persona
 from memory.redis_stores.conversation_window import RedisConversationWindow
 from memory.redis_stores.message_claims import RedisMessageClaims

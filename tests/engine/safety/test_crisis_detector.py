@@ -6,7 +6,7 @@ import pytest
 
 from bench.crisis_detector import SETS, labelled
 from bench.crisis_detector import score_phrases as score
-from bot.engine.crisis import CrisisLevel, LearnedCrisis, phrase_crisis, read_crisis, shows_crisis
+from bot.engine.safety.crisis import CrisisLevel, LearnedCrisis, phrase_crisis, read_crisis, shows_crisis
 
 
 @pytest.mark.parametrize("name", SETS)
