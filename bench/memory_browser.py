@@ -41,6 +41,8 @@ from memory.service import LongTermMemoryService
 from memory.web_logins import RedisLoginTokens
 from memory.web_sessions import RedisWebSessions
 
+SEARCHED = "piano"  # a word said in hundreds of the synthetic memories, as a person might search it
+
 
 class _Clock:
     def now(self) -> datetime:
@@ -66,9 +68,11 @@ class _Window:
         return None
 
 
-async def first_view(view: MemoryView, parts: BrowserParts, user: UserRef) -> tuple[float, bytes]:
+async def first_view(
+    view: MemoryView, parts: BrowserParts, user: UserRef, *, page: int = 1, search: str = ""
+) -> tuple[float, bytes]:
     began = time.perf_counter()
-    browsing = await view.browse(user)
+    browsing = await view.browse(user, page=page, search=search)
     about = await view.about(user)
     response = memories_page(parts, "/memories", Visitor(user, "csrf", "session"), browsing, about)
     assert response.body is not None
@@ -114,6 +118,12 @@ async def main() -> None:
                 zipped = len(gzip.compress(body)) / 1000
                 print(f"{size:>6,} memories: first view p50 {statistics.median(times):7.1f} ms, "
                       f"max {max(times):7.1f} ms; page {len(body) / 1000:6.1f} kB ({zipped:5.1f} kB gz)")  # fmt: skip
+                last = (await view.browse(user)).pages
+                for name, kwargs in (("last page", {"page": last}), ("a search", {"search": SEARCHED})):
+                    runs = [await first_view(view, parts, user, **kwargs) for _ in range(args.runs)]  # type: ignore[arg-type]
+                    times = [ms for ms, _ in runs]
+                    print(f"{'':>6}           {name:<10} p50 {statistics.median(times):7.1f} ms, "
+                          f"max {max(times):7.1f} ms; page {len(runs[-1][1]) / 1000:6.1f} kB")  # fmt: skip
         finally:
             await index.close()
 

@@ -80,6 +80,13 @@ class MemoryCatalog(Protocol):
         listed_only: bool = False,
     ) -> int: ...
 
+    async def matching(
+        self, user_key: str, text: str, limit: int, *, kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> list[MemoryRecord]:  # fmt: skip
+        """The person's memories best matching `text` (words and meaning), whatever their scope or validity."""
+        ...
+
     async def forget_user(self, user_key: str) -> int: ...
 
 

@@ -49,6 +49,8 @@ NOTE_IMPORTANCE = 0.9
 HYBRID_CANDIDATES = 100
 SIMILAR_CANDIDATES = 150
 _DRAWN_TOGETHER = 32  # facts one message may give, read back when that message is forgotten
+_REPLACED_AT_ONCE = 8  # memories written at the moment one stopped being true, read to find what replaced it
+_MOMENT = timedelta(milliseconds=1)
 _SCROLL_SLACK = 64  # read a little beyond the count: memories written meanwhile are not cut off
 
 
@@ -149,6 +151,43 @@ class LongTermMemoryService:
         total = await self._store.count(user_key, listed_only=True)
         page = await self._store.scroll(user_key, offset, limit, listed_only=True) if offset < total else []
         return MemoryPage(tuple(memory_item(r) for r in page), offset, total)
+
+    async def browse_memories(self, user_key: str, offset: int, limit: int, *, kind: str = "") -> MemoryPage:
+        """The memory browser's page: as `list_memories`, of one kind only when `kind` names one."""
+        kinds = (MemoryKind(kind),) if kind else None
+        offset = max(offset, 0)
+        total = await self._store.count(user_key, kinds=kinds, listed_only=True)
+        page = (await self._store.scroll(user_key, offset, limit, kinds=kinds, listed_only=True)
+                if offset < total else [])  # fmt: skip
+        return MemoryPage(tuple(memory_item(r) for r in page), offset, total)
+
+    async def search_memories(self, user_key: str, words: str, limit: int, *, kind: str = "") -> list[MemoryItem]:
+        """The memory browser's search: the listed memories whose text holds `words`, newest first, among the
+        `limit` that match them best by words and meaning (a search reads those, never the whole listing)."""
+        wanted = " ".join(words.casefold().split())
+        if not wanted:
+            return []
+        kinds = (MemoryKind(kind),) if kind else None
+        found = [memory_item(r) for r in await self._store.matching(user_key, words, limit, kinds=kinds,
+                                                                     listed_only=True)]  # fmt: skip
+        held = [item for item in found if wanted in " ".join(item.text.casefold().split())]
+        return sorted(held, key=lambda item: item.created_at, reverse=True)
+
+    async def replacements(self, user_key: str, memory_ids: Sequence[str]) -> dict[str, MemoryItem]:
+        """For those of `memory_ids` no longer true, the memory that names them in its `supersedes` (a
+        correction, or a fact that changed): looked up among the memories written the moment each one stopped
+        being true (the writer ends the old one at the new one's creation), not over the whole listing."""
+        found: dict[str, MemoryItem] = {}
+        for record in await self._store.fetch(user_key, memory_ids):
+            if record.valid_to is None:
+                continue
+            ended = record.valid_to
+            around = await self._store.scroll(user_key, 0, _REPLACED_AT_ONCE, created_before=ended + _MOMENT)
+            for newer in around:
+                if newer.created_at >= ended - _MOMENT and record.memory_id in newer.supersedes:
+                    found[record.memory_id] = memory_item(newer)
+                    break
+        return found
 
     async def forget_memory(self, user_key: str, memory_id: str) -> bool:
         """Forget one memory and what says its words: the message a fact was drawn from (its twin, hidden or

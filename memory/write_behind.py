@@ -128,6 +128,13 @@ class WriteBehindStore:
         await self.flush()
         return await self._store.count(user_key, current_only=current_only, kinds=kinds, listed_only=listed_only)
 
+    async def matching(
+        self, user_key: str, text: str, limit: int, *, kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> list[MemoryRecord]:  # fmt: skip
+        await self.flush()
+        return await self._store.matching(user_key, text, limit, kinds=kinds, listed_only=listed_only)
+
     async def forget_user(self, user_key: str) -> int:
         self._pending.pop(user_key, None)
         return await self._store.forget_user(user_key)

@@ -16,14 +16,12 @@ from adapters.web.guard import COOKIE, Visitor, csrf_ok, visitor
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import render
 from adapters.web.texts import days_away, language, relative, say
-from bot.engine.memory_view import MemoryBrowsing, ShownMemory
+from bot.engine.memory_view import KINDS, MemoryBrowsing, ShownMemory
 from bot.engine.person_page import PersonPage
 
 _MEMORY_ID = "{memory_id:[0-9a-fA-F-]{36}}"
-KINDS = ("semantic", "temporal", "episodic", "emotional")
 _NOTICES = {"corrected", "forgot", "none", "empty"}
 _MAX_SEARCH_CHARS = 200
-PAGE_SIZE = 50  # memories a page shows; older ones are a link away (the first view stays small on a phone)
 
 
 def _shown(memory: ShownMemory, parts: BrowserParts, lang: str) -> dict[str, Any]:
@@ -67,20 +65,13 @@ def _about(page: PersonPage, parts: BrowserParts, lang: str) -> dict[str, Any]:
 
 def memories_page(
     parts: BrowserParts, base: str, guest: Visitor, browsing: MemoryBrowsing, about: PersonPage, *, kind: str = "",
-    search: str = "", notice: str = "", status: int = 200, number: int = 1,
+    search: str = "", notice: str = "", status: int = 200,
 ) -> web.Response:  # fmt: skip
     lang = browsing.language
-    memories = [m for m in browsing.memories if not kind or m.item.kind == kind]
-    if search:
-        words = search.casefold()
-        memories = [m for m in memories if words in m.item.text.casefold()]
-    pages = max(1, -(-len(memories) // PAGE_SIZE))
-    number = min(max(number, 1), pages)
-    shown = memories[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
     return render(
-        "memories.html", lang, base, status=status, csrf=guest.csrf, known=browsing.known, found=len(memories),
-        memories=[_shown(m, parts, lang) for m in shown], kinds=KINDS, kind=kind, search=search,
-        number=number, pages=pages,
+        "memories.html", lang, base, status=status, csrf=guest.csrf, known=browsing.known, found=browsing.found,
+        memories=[_shown(m, parts, lang) for m in browsing.memories], kinds=KINDS, kind=kind, search=search,
+        number=browsing.number, pages=browsing.pages,
         notice=notice if notice in _NOTICES else "", confirm_word=say("forget_all_word", lang),
         about=_about(about, parts, lang),
     )  # fmt: skip
@@ -106,23 +97,20 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
     async def home(request: web.Request) -> web.Response:
         guest = await signed_in(request)
         kind = request.query.get("kind", "")
-        browsing = await parts.memories.browse(guest.user)
-        about = await parts.memories.about(guest.user)
+        kind = kind if kind in KINDS else ""
         number = request.query.get("page", "1")
-        return memories_page(
-            parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
-            notice=request.query.get("notice", ""), number=int(number) if number.isdigit() else 1,
-        )  # fmt: skip
+        browsing = await parts.memories.browse(guest.user, kind=kind, page=int(number[:6]) if number.isdigit() else 1)
+        about = await parts.memories.about(guest.user)
+        return memories_page(parts, base, guest, browsing, about, kind=kind, notice=request.query.get("notice", ""))
 
     async def search(request: web.Request) -> web.Response:
         guest, form = await changing(request)
         kind = form.get("kind", "")
-        browsing = await parts.memories.browse(guest.user)
+        kind = kind if kind in KINDS else ""
+        words = form.get("q", "").strip()[:_MAX_SEARCH_CHARS]
+        browsing = await parts.memories.browse(guest.user, kind=kind, search=words)
         about = await parts.memories.about(guest.user)
-        return memories_page(
-            parts, base, guest, browsing, about, kind=kind if kind in KINDS else "",
-            search=form.get("q", "").strip()[:_MAX_SEARCH_CHARS],
-        )  # fmt: skip
+        return memories_page(parts, base, guest, browsing, about, kind=kind, search=words)
 
     async def correct(request: web.Request) -> web.Response:
         guest, form = await changing(request)

@@ -1,13 +1,15 @@
 """What the memory browser shows and changes: a person's memories whole (current and no longer true, each with
 what replaced it), the person model first, and a correction that supersedes a memory rather than erasing it.
 
-The slash commands page through memories ten at a time; the browser shows them all at once with their history.
+The slash commands page through memories ten at a time; the browser shows fifty a page with their history, paged
+and searched in the store (a page reads its fifty and what replaced those, never the whole listing).
 Forgetting, erasing everything and the export stay `UserCommands`' (one meaning on every front end); this adds
 only what a page needs beyond them. Engine code: it talks to memory through the ports below.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -17,12 +19,15 @@ from bot.engine.commands.person_model import PersonModelEditor, PersonModelView
 from bot.engine.commands.results import CommandResult, MoodChart
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.conversation.message_text import clean_message_text
-from bot.engine.model import MemoryItem, UserRef
+from bot.engine.model import MemoryItem, MemoryPage, UserRef
 from bot.engine.person_page import PersonPage, dates_ahead, person_settings
 from bot.engine.ports import Clock, DatedEvents, MemoryBrowser, OccasionPlanner, ProfileStore
 from bot.engine.texts.say import say
 
 _MAX_CORRECTION_CHARS = 4000
+PAGE_SIZE = 50  # memories a page shows; older ones are a link away (the first view stays small on a phone)
+SEARCH_LIMIT = 100  # the best matches a search looks at (by words and meaning), shown on one page
+KINDS = ("semantic", "temporal", "episodic", "emotional")
 
 
 class CorrectableMemories(MemoryBrowser, Protocol):
@@ -31,6 +36,18 @@ class CorrectableMemories(MemoryBrowser, Protocol):
     ) -> str | None:
         """Keep `text` as a memory that supersedes `memory_id` (which stays, no longer true); the new memory's
         id, or None when the person holds no current memory with that id."""
+        ...
+
+    async def browse_memories(self, user_key: str, offset: int, limit: int, *, kind: str = "") -> MemoryPage:
+        """As `list_memories`, of one kind only when `kind` names one."""
+        ...
+
+    async def search_memories(self, user_key: str, words: str, limit: int, *, kind: str = "") -> list[MemoryItem]:
+        """The listed memories whose text holds `words`, newest first, among the `limit` best matches."""
+        ...
+
+    async def replacements(self, user_key: str, memory_ids: Sequence[str]) -> dict[str, MemoryItem]:
+        """For those of `memory_ids` no longer true, the memory that replaced each (by id)."""
         ...
 
 
@@ -46,11 +63,14 @@ class ShownMemory:
 
 @dataclass(frozen=True, slots=True)
 class MemoryBrowsing:
-    """Everything the page shows of one person, newest first."""
+    """One page of what the browser shows of a person, newest first."""
 
     language: str
     known: tuple[str, ...]  # the person model's lines ("what I know about you")
-    memories: tuple[ShownMemory, ...]
+    memories: tuple[ShownMemory, ...]  # this page's
+    found: int = 0  # how many the listing (of that kind) holds, or the search found
+    number: int = 1  # this page's number, from 1
+    pages: int = 1
 
 
 def _when(text: str | object) -> datetime | None:
@@ -60,19 +80,13 @@ def _when(text: str | object) -> datetime | None:
         return None
 
 
-def shown_memories(items: list[MemoryItem]) -> tuple[ShownMemory, ...]:
-    """Newest first, each no longer true one with the memory that names it in its `supersedes`."""
-    by_id = {item.memory_id: item for item in items}
-    replacer: dict[str, MemoryItem] = {}
-    for item in items:
-        for old in item.extra.get("supersedes") or ():  # type: ignore[attr-defined]
-            if str(old) in by_id:
-                replacer[str(old)] = item
+def shown_memories(items: Sequence[MemoryItem], replaced: Mapping[str, MemoryItem]) -> tuple[ShownMemory, ...]:
+    """Newest first, each no longer true one with the memory that replaced it (`replaced`, by id)."""
     shown = [
         ShownMemory(
             item,
             current=item.extra.get("current") is not False,
-            replaced_by=replacer.get(item.memory_id),
+            replaced_by=replaced.get(item.memory_id),
             replaced_at=_when(item.extra.get("valid_to")),
         )
         for item in items
@@ -124,15 +138,30 @@ class MemoryView:
     async def mood(self, user: UserRef, argument: str = "", hint: str | None = None) -> MoodChart:
         return await self._commands.mood(user, argument, hint)
 
-    async def browse(self, user: UserRef) -> MemoryBrowsing:
+    async def browse(
+        self, user: UserRef, *, kind: str = "", search: str = "", page: int = 1, page_size: int = PAGE_SIZE
+    ) -> MemoryBrowsing:
+        """One page of what /memories lists (a message whose fact says it word for word is left out: the fact is
+        shown), of one kind when `kind` names one, or what a search finds; each with what replaced it."""
         user = await self.person(user)
         language = await self.language(user)
-        known = await self._known.as_json(user.key, language)
-        # What /memories lists (a message whose fact says it word for word is left out: the fact is shown), with
-        # each one's history (what it supersedes, when it stopped being true).
-        total = (await self._memories.list_memories(user.key, 0, 1)).total
-        items = list((await self._memories.list_memories(user.key, 0, max(total, 1))).items)
-        return MemoryBrowsing(language, tuple(str(line["line"]) for line in known), shown_memories(items))
+        known = tuple(str(line["line"]) for line in await self._known.as_json(user.key, language))
+        kind = kind if kind in KINDS else ""
+        if search.strip():
+            items = await self._memories.search_memories(user.key, search, SEARCH_LIMIT, kind=kind)
+            found, number, pages = len(items), 1, 1
+        else:
+            number = max(page, 1)
+            listed = await self._memories.browse_memories(user.key, (number - 1) * page_size, page_size, kind=kind)
+            found, pages = listed.total, max(1, -(-listed.total // page_size))
+            if number > pages:  # past the end (a memory was forgotten meanwhile): the last page
+                number = pages
+                listed = await self._memories.browse_memories(user.key, (number - 1) * page_size, page_size,
+                                                              kind=kind)  # fmt: skip
+            items = list(listed.items)
+        old = [item.memory_id for item in items if item.extra.get("current") is False]
+        replaced = await self._memories.replacements(user.key, old) if old else {}
+        return MemoryBrowsing(language, known, shown_memories(items, replaced), found, number, pages)
 
     async def about(self, user: UserRef) -> PersonPage:
         """The dates ahead, the settings and what the last reply drew on."""

@@ -256,6 +256,23 @@ class QdrantMemoryIndex:
         page = await newest_page(self._driver, where, offset, limit, self._walk)
         return await records_of(page, self._cipher)
 
+    async def matching(
+        self, user_key: str, text: str, limit: int, *, kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> list[MemoryRecord]:  # fmt: skip
+        """The person's memories that best match `text` by its words and its meaning (the keyword and dense
+        rankings fused), whatever their scope and whether still true: the memory browser's search. Best first,
+        `limit` at most; only those read, never the whole listing."""
+        require_user(user_key)
+        if limit <= 0 or not text.strip() or (kinds is not None and not kinds):
+            return []
+        where = self._where_user(user_key, False, kinds, listed_only)
+        asked = Asked(await self._vectors.of_query(text), max(MIN_CANDIDATES, limit),
+                      await query_terms(self._cipher, user_key, text), max(MIN_CANDIDATES, limit))  # fmt: skip
+        fused = rrf(await self._ranked_by(where, asked), limit)
+        records = await self._read(user_key, [h.point_id for h in fused], {})
+        return [records[h.point_id] for h in fused if h.point_id in records]
+
     async def count(
         self,
         user_key: str,

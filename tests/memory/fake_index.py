@@ -160,6 +160,14 @@ class FakeMemoryIndex:
     ) -> int:
         return len(self._owned(user_key, current_only, kinds, listed_only))
 
+    async def matching(
+        self, user_key: str, text: str, limit: int, *, kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> list[MemoryRecord]:  # fmt: skip
+        words = set(text.casefold().split())
+        owned = self._owned(user_key, False, kinds, listed_only)
+        return [r for r in owned if words & set(r.text.casefold().split())][: max(limit, 0)]
+
     async def forget_user(self, user_key: str) -> int:
         gone = [i for i, r in self.records.items() if r.user_key == user_key]
         for memory_id in gone:

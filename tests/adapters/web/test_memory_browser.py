@@ -266,6 +266,35 @@ async def test_older_memories_are_a_page_away(redis_url: str, data_dir: Path, cl
         assert set(memory_ids(second)) == {"Fact number 2", "Fact number 1"}  # the oldest, on the second page
 
 
+async def test_search_and_corrections_reach_beyond_the_first_page(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        assert (await web.core.commands.remember(ANA, "My sister lives in Valparaiso")).ok
+        assert (await web.core.commands.remember(ANA, "I live in Paris")).ok
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        paris = memory_ids((await page(browser, web))[1])["I live in Paris"]
+        assert (await web.core.browser.memories.correct(ANA, paris, "I live in Lyon")).ok  # type: ignore[union-attr]
+        for n in range(1, 61):  # sixty newer ones push both onto the second page
+            clock.advance(minutes=1)
+            assert (await web.core.commands.remember(ANA, f"Fact number {n}")).ok
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+
+        _, first = await page(browser, web)
+        async with browser.get(f"{web.base}/?page=2") as response:
+            second = await response.text()
+        async with browser.post(f"{web.base}/search", data={"csrf": csrf_of(first), "q": "valparaiso"}) as response:
+            found = await response.text()
+
+        assert "Fact number 60" in memory_ids(first) and "I live in Paris" not in memory_ids(first)
+        assert list(memory_ids(second))[:2] == ["Fact number 10", "Fact number 9"]  # the next ones, newest first
+        assert {"I live in Lyon", "I live in Paris", "My sister lives in Valparaiso"} <= set(memory_ids(second))
+        old = second[second.index(f"memory-{paris}") :]
+        old = old[: old.index("</li>")]
+        assert "no longer true" in old and "replaced today by:" in old and "I live in Lyon" in old  # its history
+        assert list(memory_ids(found)) == ["My sister lives in Valparaiso"] and "1 found" in found
+
+
 async def test_the_mood_chart_is_drawn_on_request(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
     async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
         assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200

@@ -30,7 +30,7 @@ class NoMemories:
     async def language(self, user: UserRef) -> str:
         return "en"
 
-    async def browse(self, user: UserRef) -> MemoryBrowsing:
+    async def browse(self, user: UserRef, *, kind: str = "", search: str = "", page: int = 1) -> MemoryBrowsing:
         return MemoryBrowsing("en", (), ())
 
     async def about(self, user: UserRef) -> PersonPage:
