@@ -21,7 +21,7 @@ from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM, StoredDatedEvents
 
-CARD = Path(__file__).parents[1] / "data" / "maelle_card_v2.json"
+CARD = Path(__file__).parents[2] / "data" / "maelle_card_v2.json"
 CONTEXT_TOKENS = 3000
 REPLY_TOKENS = 600
 

@@ -18,7 +18,7 @@ from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM, StoredDatedEvents
 
-CARD = Path(__file__).parents[1] / "data" / "maelle_card_v2.png"
+CARD = Path(__file__).parents[2] / "data" / "maelle_card_v2.png"
 
 
 @pytest.fixture
