@@ -35,7 +35,7 @@ def entry_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
             log.info("a Mini App launch was refused (bad signature, stale or no user)")
             return web.json_response({"ok": False}, status=403)
         response = web.json_response({"ok": True, "next": f"{base}/"})
-        await open_session(parts, response, UserRef("telegram", launch.user_id), base)
+        await open_session(parts, response, UserRef("telegram", launch.user_id), base, framed=True)
         return response
 
     async def discord_page(request: web.Request) -> web.Response:

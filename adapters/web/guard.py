@@ -1,9 +1,16 @@
 """Who is asking: the session behind the cookie, checked server-side on every request, with its CSRF token on
 every change and a per-account rate limit.
 
-The cookie holds a random session id only (HttpOnly, SameSite=Strict, Secure unless the public URL is a
-loopback http:// one). A session names an account; every operation resolves that account to its person again
-(so a /link made since is followed), and a session ended by /forget all or /unlink opens nothing.
+The cookie holds a random session id only (HttpOnly, Secure unless the public URL is a loopback http:// one).
+Discord's link opens a top-level page: its cookie is SameSite=Strict. Telegram Web (web.telegram.org) shows a
+Mini App in a frame, where the page's site is a third party and a SameSite=Strict (or Lax) cookie is never sent:
+a session opened from a Telegram launch is SameSite=None and Partitioned (CHIPS: kept for this site inside
+Telegram's only, never shared with this site elsewhere), so the page works in the frame; CSRF tokens and the
+same-origin check on every POST stand where SameSite no longer does. Without https (loopback tests) a browser
+refuses SameSite=None, so it stays Strict there.
+
+A session names an account; every operation resolves that account to its person again (so a /link made since
+is followed), and a session ended by /forget all or /unlink opens nothing.
 """
 
 from __future__ import annotations
@@ -12,13 +19,14 @@ import hmac
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import hdrs, web
 
 from adapters.web.ports import BrowserParts
 from bot.engine.conversation.rate_limit import Admission
 from bot.engine.model import UserRef
 
 COOKIE = "souvenir_session"
+SESSION_SECONDS = 3600
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,19 +47,34 @@ def account_of(account_key: str) -> UserRef:
     return UserRef(platform, user_id)
 
 
-async def open_session(parts: BrowserParts, response: web.StreamResponse, user: UserRef, base: str) -> None:
-    """A new session for the account, its cookie set on `response`."""
+def _session_cookie(value: str, base: str, max_age: int, *, secure: bool, framed: bool) -> str:
+    """The Set-Cookie line (written out: Python's cookie module before 3.14 knows no Partitioned)."""
+    parts = [f"{COOKIE}={value}", f"Path={base}", f"Max-Age={max_age}", "HttpOnly"]
+    if max_age == 0:
+        parts.append("Expires=Thu, 01 Jan 1970 00:00:00 GMT")
+    if secure:
+        parts.append("Secure")
+    parts += ["SameSite=None", "Partitioned"] if framed and secure else ["SameSite=Strict"]
+    return "; ".join(parts)
+
+
+async def open_session(
+    parts: BrowserParts, response: web.StreamResponse, user: UserRef, base: str, *, framed: bool = False
+) -> None:
+    """A new session for the account, its cookie set on `response`; `framed`: the page may be shown in a frame
+    on another site (Telegram Web), so the cookie must be sent there too."""
     person = await parts.memories.person(user)  # with pseudonymous keys, the account as its pseudonym
     session_id, _ = await parts.sessions.open(person.account_key, person.key)
-    response.set_cookie(
-        COOKIE,
-        session_id,
-        path=base,
-        httponly=True,
-        secure=secure_cookies(parts.public_url),
-        samesite="Strict",
-        max_age=3600,
-    )
+    cookie = _session_cookie(session_id, base, SESSION_SECONDS, secure=secure_cookies(parts.public_url), framed=framed)
+    response.headers.add(hdrs.SET_COOKIE, cookie)
+
+
+def drop_session_cookie(parts: BrowserParts, response: web.StreamResponse, guest: Visitor, base: str) -> None:
+    """The session's cookie expired on `response`, with the attributes it was set with (a partitioned cookie is
+    only replaced by a partitioned one); only a Telegram launch opens a framed session."""
+    framed = guest.user.platform == "telegram"
+    response.headers.add(hdrs.SET_COOKIE, _session_cookie("", base, 0, secure=secure_cookies(parts.public_url),
+                                                          framed=framed))  # fmt: skip
 
 
 async def visitor(request: web.Request, parts: BrowserParts) -> Visitor | None:

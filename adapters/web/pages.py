@@ -12,7 +12,7 @@ from typing import Any
 
 from aiohttp import web
 
-from adapters.web.guard import COOKIE, Visitor, csrf_ok, visitor
+from adapters.web.guard import Visitor, csrf_ok, drop_session_cookie, visitor
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import render
 from adapters.web.texts import days_away, language, relative, say
@@ -135,7 +135,7 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         when = parts.clock.now().astimezone(UTC).strftime("%Y-%m-%d %H:%M")
         response = render("erased.html", lang, base, status=200 if result.ok else 500, result=result.text,
                           ok=result.ok, when=when, encrypted=parts.encrypted)  # fmt: skip
-        response.del_cookie(COOKIE, path=base)
+        drop_session_cookie(parts, response, guest, base)
         return response
 
     async def mood_chart(request: web.Request) -> web.Response:

@@ -1,0 +1,71 @@
+"""The session cookie each way in: Discord's link opens a top-level page (SameSite=Strict), Telegram Web shows the
+Mini App in a frame on web.telegram.org, where only a SameSite=None cookie is sent (Partitioned: kept for this site
+inside Telegram's only). Served behind an https:// public URL, as in production."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+import redis.asyncio as aioredis
+from aiohttp import web
+
+from adapters.web import BrowserParts, memory_browser_routes
+from memory.web_logins import RedisLoginTokens
+from memory.web_sessions import RedisWebSessions
+from tests.adapters.web.browser import TELEGRAM_TOKEN, launch_data
+from tests.adapters.web.test_rate_limit import NoMemories
+from tests.conftest import FakeClock
+
+
+@pytest.fixture
+async def behind_https(redis_client: aioredis.Redis, clock: FakeClock) -> AsyncIterator[tuple[BrowserParts, str]]:
+    parts = BrowserParts(
+        "https://souvenir.example.org", NoMemories(), RedisWebSessions(redis_client, clock),
+        RedisLoginTokens(redis_client, clock), clock, telegram_token=TELEGRAM_TOKEN,
+    )  # fmt: skip
+    app = web.Application()
+    base = memory_browser_routes(app, parts)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    try:
+        yield parts, f"http://127.0.0.1:{runner.addresses[0][1]}{base}"
+    finally:
+        await runner.cleanup()
+
+
+def _attributes(set_cookie: str) -> set[str]:
+    return {part.strip().lower() for part in set_cookie.split(";")[1:]}
+
+
+async def test_a_telegram_session_is_sent_inside_telegram_webs_frame(
+    behind_https: tuple[BrowserParts, str], clock: FakeClock
+) -> None:
+    _, base = behind_https
+    async with aiohttp.ClientSession() as client:
+        async with client.post(f"{base}/telegram/session", data={"init_data": launch_data(clock, 5151)}) as response:
+            assert response.status == 200
+            cookie = response.headers["Set-Cookie"]
+        attributes = _attributes(cookie)
+        assert {"httponly", "secure", "samesite=none", "partitioned", "path=/memories"} <= attributes
+
+        session = cookie.split(";")[0]
+        async with client.get(f"{base}/", headers={"Cookie": session}) as response:
+            assert response.status == 200  # the frame's requests carry it, and it opens the page
+            assert "frame-ancestors 'self' https://web.telegram.org" in response.headers["Content-Security-Policy"]
+        elsewhere = {"Cookie": session, "Origin": "https://evil.example"}
+        async with client.post(f"{base}/forget-all", data={"confirm": "FORGET"}, headers=elsewhere) as response:
+            assert response.status == 403  # sent cross-site, it still changes nothing: origin check and CSRF
+
+
+async def test_a_discord_links_session_stays_strict(behind_https: tuple[BrowserParts, str]) -> None:
+    parts, base = behind_https
+    token = await parts.logins.issue("discord:98765")
+    async with aiohttp.ClientSession() as client:
+        async with client.post(f"{base}/discord/session", data={"token": token}, allow_redirects=False) as response:
+            assert response.status == 303
+            attributes = _attributes(response.headers["Set-Cookie"])
+    assert {"httponly", "secure", "samesite=strict"} <= attributes and "partitioned" not in attributes
