@@ -3,13 +3,13 @@
 Short-term context from the conversation window, recall from long-term memory, persona, the person's
 local time and language, one LLM call. Memory writing happens after the reply: through the durable
 outbox when there is one (written before the reply is returned), else as an in-process background task.
+What a reply reads is in `bot.engine.conversation.reads`; how it is put together, in `...conversation.reply`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Coroutine, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
@@ -24,11 +24,10 @@ from bot.engine.conversation.message_text import CleanText, clean_message_text
 from bot.engine.conversation.outbox import Outbox
 from bot.engine.conversation.pseudonymous import pseudonymous_message
 from bot.engine.conversation.rate_limit import Admission, RateLimiter
+from bot.engine.conversation.reads import RecallLimits, ReplyReads
+from bot.engine.conversation.reply import model_turns, prompt_context, shown_reply, with_picture
 from bot.engine.conversation.seen import seen_profile
-from bot.engine.conversation.small_talk import is_small_talk
 from bot.engine.media.picture_maker import PictureMaker
-from bot.engine.media.picture_reply import answer_with_picture
-from bot.engine.media.picture_requests import picture_instructions
 from bot.engine.metrics import EngineMetrics, NoMetrics
 from bot.engine.model import (
     ChatKind,
@@ -36,10 +35,8 @@ from bot.engine.model import (
     Exchange,
     IncomingMessage,
     RecalledMemory,
-    RecallQuery,
     Reply,
     UserProfile,
-    without_sensitive,
 )
 from bot.engine.noop import NoErasureFence, NoIdentities, NoReplyTrail
 from bot.engine.ports import (
@@ -64,24 +61,20 @@ from bot.engine.ports import (
     TrailReply,
 )
 from bot.engine.prompt.budget import fit_prompt
-from bot.engine.prompt.card import matched_lore, name_of
-from bot.engine.prompt.in_window import not_in_view, said_before
-from bot.engine.prompt.lore import LoreEntry
-from bot.engine.prompt.person import after_pause, not_in_block, person_block, read_person_model
-from bot.engine.prompt.person_model import PersonModels, Source, addressed
+from bot.engine.prompt.card import name_of
+from bot.engine.prompt.in_window import said_before
+from bot.engine.prompt.person import after_pause, not_in_block, person_block
+from bot.engine.prompt.person_model import PersonModels, Source
 from bot.engine.prompt.persona import Persona
-from bot.engine.prompt.system import PromptContext
-from bot.engine.prompt.tone import MoodSnapshot, tone_guidance
+from bot.engine.prompt.tone import tone_guidance
 from bot.engine.safety.age import with_stated_age
-from bot.engine.safety.crisis import CrisisLevel, LearnedCrisis, read_crisis
+from bot.engine.safety.crisis import read_crisis
 from bot.engine.safety.disclosure import DisclosurePolicy
 from bot.engine.safety.rules import SafetyOptions, assess_safety
 from bot.engine.texts.language import detect_language, reply_language
 from bot.engine.texts.pictures import say_picture
 from bot.engine.texts.say import say
 from bot.engine.when.city_zones import Cities
-from bot.engine.when.upcoming import Occasion, upcoming_occasions
-from bot.engine.when.zone_offer import with_zone_offer, zone_offer
 from bot.errors import ConversationLockLost, LLMUnavailable
 
 log = logging.getLogger(__name__)
@@ -89,11 +82,6 @@ log = logging.getLogger(__name__)
 _CRISIS_FOLLOW_UP = timedelta(hours=6)  # how long the model's reading of a crisis still shapes the next reply
 # Turns handed to long-term memory with each exchange, so a message is stored with what it answered.
 _CONTEXT_TURNS = 4
-# A person's dated events are read on every reply (cheap: a derived set); a store that hangs must not hold it.
-_OCCASIONS_TIMEOUT = 1.0  # seconds
-# The learned crisis reading waits for the message's embedding, which recall waits for too.
-_CRISIS_READ_TIMEOUT = 2.0  # seconds
-_MOOD_TIMEOUT = 0.5  # seconds: one Redis read; tone guidance is a nicety, never worth a slow reply
 # Kept free in the context for the answer: the completion's own limit (CompletionRequest.max_tokens).
 _REPLY_TOKENS = 600
 
@@ -147,22 +135,24 @@ class Engine:
         self._profiles = profiles
         self._memory = memory
         self._planner = planner
-        self._dated_events = dated_events
         self._persona = persona
         self._clock = clock
         self._options = options
         self._fence = fence or NoErasureFence()
         self._trail = trail or NoReplyTrail()
-        self._moods = moods
-        self._sensitive = sensitive
         self._metrics = metrics or NoMetrics()
         self._locks = locks or InProcessConversationLocks()
         self._identities = identities or NoIdentities()
         self._pseudonyms = pseudonyms  # None: stores are keyed by the platform ids themselves
         self._pictures = pictures  # None: the model is not told it can send pictures
-        self._crisis_reader = crisis_reader  # None: the phrase cues alone read a crisis
-        self._cities = cities  # None: "I live in Lyon" offers no time zone
-        self._person_models = person_models  # None: no person model in the prompt
+        self._reads = ReplyReads(
+            window=window, memory=memory, dated_events=dated_events, persona=persona,
+            limits=RecallLimits(options.recall_limit, options.recall_max_words, options.context_tokens),
+            metrics=self._metrics, moods=moods, sensitive=sensitive,
+            crisis_reader=crisis_reader,  # None: the phrase cues alone read a crisis
+            cities=cities,  # None: "I live in Lyon" offers no time zone
+            person_models=person_models,  # None: no person model in the prompt
+        )  # fmt: skip
         self._background: set[asyncio.Task[None]] = set()
         self._outbox = outbox
         self._rate_limiter = rate_limiter
@@ -239,7 +229,7 @@ class Engine:
             return await self._slow_down(message) if admission is Admission.NOTICE else None
         # The question's embedding (the costliest part of recall) is worked out while the lock, the profile and
         # the window are read; only for a message that is answered, so a flood costs no embeddings.
-        self._in_background(self._prepare_recall(message.text))
+        self._in_background(self._reads.prepare_recall(message.text))
         try:
             async with self._locks.hold(message.conversation_id) as fence:
                 reply = await self._answer(message, cleaned, fence, picture_of)
@@ -264,119 +254,97 @@ class Engine:
         zone = profile.timezone or self._options.default_timezone
         local_now = now.astimezone(ZoneInfo(zone))
         in_group = message.chat_kind is ChatKind.GROUP
-        # Independent reads, at once: the window's round trip and the others hide behind recall.
-        known_read = asyncio.create_task(read_person_model(self._person_models, message.user.key, in_group))
-        lore_read = asyncio.create_task(self._lore(message.text))  # off the loop, while the reads wait
-        memories, occasions, mood, history, learned, offer = await asyncio.gather(
-            self._recall(message, profile, zone), self._occasions(message, profile, local_now),
-            self._mood(message.user.key, in_group), self._window.recent_turns(message.conversation_id),
-            self._learned_crisis(message.text), zone_offer(self._cities, profile, message),
-        )  # fmt: skip
-        known = await known_read  # never raises: a failed read is no block
-        if not in_group:  # "call me Max", their pronouns: a line of the block
-            known = addressed(known, message.user.key, profile.preferred_name, profile.pronouns, now)
-        lore = await lore_read
-        memories = not_in_view(memories, history, message.user.key, message.sent_at)  # the turns say them already
+        read = await self._reads.read(message, profile, zone, now, local_now)
         # Chosen with /language, it stays; else it follows what they write, this message weighed with their last.
         language = reply_language(
-            message.text, said_before(history, message.user.key),
+            message.text, said_before(read.history, message.user.key),
             chosen=profile.language if profile.language_chosen else None, last_reply=profile.language,
             hint=message.language_hint, default=self._options.default_language,
         )  # fmt: skip
         # How they feel is theirs: tone guidance in private chats only.
-        tone = "" if in_group else tone_guidance(mood, local_now, sensitive_now=self._touches_pain(message.text))
+        pained = not in_group and self._reads.touches_pain(message.text)
+        tone = "" if in_group else tone_guidance(read.mood, local_now, sensitive_now=pained)
         who = name_of(profile.preferred_name or message.user.display_name, "the person")
         resumed = after_pause(profile.last_seen_at, now, self._options.thread_pause)
-        person = person_block(known, who, language, local_now.date(), with_thread=resumed)
-        memories = not_in_block(memories, person)  # the block quotes them already
+        person = person_block(read.known, who, language, local_now.date(), with_thread=resumed)
+        memories = not_in_block(read.memories, person)  # the block quotes them already
         # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
         hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
         safety = assess_safety(
-            read_crisis(message.text, learned), profile, message.chat_kind, now, who, language, self._options.safety,
-            crisis_hint=hinted,
-        )
+            read_crisis(message.text, read.learned), profile, message.chat_kind, now, who, language,
+            self._options.safety, crisis_hint=hinted,
+        )  # fmt: skip
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
-        context = PromptContext(
-            persona=self._persona,
-            user_name=profile.preferred_name or message.user.display_name,
-            local_now=local_now,
-            timezone=zone,
-            language=language,
-            in_group=in_group,
-            memories=memories,
-            person=person.text,
-            occasions=occasions,
-            user_key=message.user.key,
-            lore=lore,
-            first_meeting=profile.first_seen_at is None and not safety.crisis,  # a crisis is answered, not greeted
-            context_tokens=self._options.context_tokens,
-            preferred_name=profile.preferred_name,
-            pronouns=profile.pronouns,
-            address_form=profile.address_form,
-            tone=tone,
-            pictures=picture_instructions(in_group=in_group, forced_scene=picture_of)
-            if self._pictures is not None and not safety.crisis
-            else "",
-            safety=safety.guidance,
-            crisis=safety.crisis_guidance,
-            in_character=safety.level is not CrisisLevel.IMMINENT,
-        )
+        context = prompt_context(
+            self._persona, message, profile, safety, local_now=local_now, zone=zone, language=language,
+            in_group=in_group, memories=memories, person=person.text, occasions=read.occasions, lore=read.lore,
+            tone=tone, context_tokens=self._options.context_tokens, pictures=self._pictures is not None,
+            picture_of=picture_of,
+        )  # fmt: skip
         limit = self._options.max_message_chars
-        turns = tuple(_for_model(t, in_group, limit) for t in [*history, user_turn])
-        if cleaned.cut:
-            turns = (*turns[:-1], replace(turns[-1], text=turns[-1].text + _cut_note(cleaned, limit)))
+        turns = model_turns(read.history, user_turn, cleaned, in_group=in_group, max_chars=limit)
         # Within SOUVENIR_LLM_CONTEXT_TOKENS: oldest history first, then memories; the persona stays.
         system, turns = fit_prompt(context, turns, self._options.context_tokens, _REPLY_TOKENS)
-        try:
-            text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
-            fallback = not text
-        except LLMUnavailable as exc:
-            # The provider already logged the failure for the operator; this notes what the person got.
-            log.info("answered with the fallback in %s: %s", message.conversation_id, exc)
-            text, fallback = "", True
-        except Exception:
-            log.exception("LLM call failed unexpectedly for a message in %s", message.conversation_id)
-            text, fallback = "", True
-        said = text
-        picture = None
-        if fallback:
-            text = said = say("fallback", language)
-        else:
-            answered = await answer_with_picture(
-                self._pictures, reply_text=text, message_text=message.text, user_key=message.user.key,
-                language=language, day=local_now.date(), in_group=in_group, forced_scene=picture_of,
-                explicit_allowed=safety.explicit_allowed,  # the adult-content setting and the minors rule
-            )  # fmt: skip
-            text, picture, said = answered.text, answered.picture, answered.said
-        disclose = self._options.disclosure.due(profile.last_disclosed_at, profile.last_seen_at, now)
-        if safety.crisis:
-            picture = None  # someone in crisis gets care and the lines, not a picture
-        # "I live in Lyon": the zone offered once, after the reply (not to someone in crisis, nor in an apology).
-        text, profile, offered = with_zone_offer(text, profile, None if fallback or safety.crisis else offer, language)
-        shown = safety.finish(self._options.disclosure.shown(text, language, disclose), language)
-        reply = Reply(text=shown, language=language, disclosed=disclose, fallback=fallback, crisis=bool(safety.lines),
-                      picture=picture)  # fmt: skip
+        text, fallback = await self._complete(system, turns, message.conversation_id)
+        written = await with_picture(
+            self._pictures, text, fallback=fallback, message=message, language=language, day=local_now.date(),
+            in_group=in_group, safety=safety, picture_of=picture_of,
+        )  # fmt: skip
+        shown = shown_reply(
+            written, profile, safety, fallback=fallback, language=language, offer=read.offer,
+            disclosure=self._options.disclosure, now=now,
+        )  # fmt: skip
         if safety.lines:
             self._metrics.crisis_detected(safety.level.label, language)  # a count, nothing of who or what
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
-        new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", said, now)]
+        new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", written.said, now)]
+        seen, changed = seen_profile(shown.profile, message, now, language, disclosed=shown.disclosed, safety=safety,
+                                     crisis_answered=hinted, learnt=(*learnt, *learnt_age, *shown.offered))  # fmt: skip
+        drawn: list[RecalledMemory | Source] = [] if fallback else [*memories, *person.sources]
+        exchange = Exchange(
+            message, shown.reply, zone, language, tuple(read.history[-_CONTEXT_TURNS:]), erasure_epoch=epoch
+        )
+        await self._keep(exchange, epoch, new_turns, fence, seen, changed, drawn, now)
+        return shown.reply
+
+    async def _complete(self, system: str, turns: tuple[ChatTurn, ...], conversation_id: str) -> tuple[str, bool]:
+        """The model's reply, and whether it gave none (the person gets the fallback apology then)."""
+        try:
+            text = (await self._llm.complete(CompletionRequest(system=system, turns=turns))).strip()
+            return text, not text
+        except LLMUnavailable as exc:
+            # The provider already logged the failure for the operator; this notes what the person got.
+            log.info("answered with the fallback in %s: %s", conversation_id, exc)
+        except Exception:
+            log.exception("LLM call failed unexpectedly for a message in %s", conversation_id)
+        return "", True
+
+    async def _keep(
+        self,
+        exchange: Exchange,
+        epoch: int,
+        new_turns: Sequence[ChatTurn],
+        fence: int,
+        seen: UserProfile,
+        changed: tuple[str, ...],
+        drawn: Sequence[RecalledMemory | Source],
+        now: datetime,
+    ) -> None:
+        """What an answered message leaves: the window's turns, the profile, the trail of what the reply drew on,
+        and the exchange for long-term memory (unless the person erased their data meanwhile)."""
+        message = exchange.message
         # Two independent writes at once (one round trip's wait instead of two). A lost lock still fails the reply:
         # the window write raises, and no trail is noted for a reply that is not sent.
-        seen, changed = seen_profile(profile, message, now, language, disclosed=disclose, safety=safety,
-                                     crisis_answered=hinted, learnt=(*learnt, *learnt_age, *offered))  # fmt: skip
         await asyncio.gather(
-            self._window.append_turns(message.conversation_id, new_turns, fence),
+            self._window.append_turns(message.conversation_id, list(new_turns), fence),
             self._profiles.save_profile_fields(seen, changed),
         )
-        drawn: list[RecalledMemory | Source] = [] if fallback else [*memories, *person.sources]
         await self._note_trail(message, drawn, now)  # before settle: /forget all wins
         if not await self._fence.settle(message.user.key, epoch):
             log.info("a reply was not kept: the person erased their data while it was written")
-            return reply
-        exchange = Exchange(message, reply, zone, language, tuple(history[-_CONTEXT_TURNS:]), erasure_epoch=epoch)
+            return
         await self._hand_over(exchange)
-        return reply
 
     async def _hand_over(self, exchange: Exchange) -> None:
         """Before the reply is returned: in the durable outbox, so a crash after replying loses nothing. An
@@ -415,39 +383,6 @@ class Engine:
         )
         return Reply(text=say("rate_limited", language), language=language)
 
-    async def _recall(self, message: IncomingMessage, profile: UserProfile, zone: str) -> list[RecalledMemory]:
-        if self._person_models is not None and message.chat_kind is ChatKind.PRIVATE and is_small_talk(message.text):
-            return []  # "hi!", "I'm so tired": nothing to search for; the person model speaks instead
-        scopes: tuple[str, ...] = (message.scope,)
-        if message.chat_kind is ChatKind.GROUP and profile.share_dm_memories_in_groups:
-            scopes = (message.scope, "dm")
-        query = RecallQuery(
-            user_key=message.user.key,
-            text=message.text,
-            at=message.sent_at,
-            scopes=scopes,
-            timezone=zone,
-            limit=self._options.recall_limit,
-            max_words=self._options.recall_max_words,
-        )
-        started = time.perf_counter()
-        try:
-            found = list(await self._memory.recall(query))
-            # Painful topics are never brought into a group, even when private memories are shared there.
-            return without_sensitive(found) if message.chat_kind is ChatKind.GROUP else found
-        except Exception:
-            # A memory outage degrades the reply; it must not stop it.
-            log.exception("recall failed; answering without long-term memories")
-            return []
-        finally:
-            self._metrics.recall_took(time.perf_counter() - started)
-
-    async def _prepare_recall(self, text: str) -> None:
-        try:
-            await self._memory.prepare_recall(text)
-        except Exception:
-            log.exception("could not prepare recall; it works the question out itself")
-
     async def _note_trail(
         self, message: IncomingMessage, memories: Sequence[RecalledMemory | Source], now: datetime
     ) -> None:
@@ -461,55 +396,6 @@ class Engine:
             await self._trail.note_reply(TrailReply(message.conversation_id, message.user.key, now, drawn))
         except Exception:
             log.exception("could not note which memories a reply drew on")
-
-    async def _occasions(self, message: IncomingMessage, profile: UserProfile, local_now: datetime) -> list[Occasion]:
-        """Birthdays and dated events today or just ahead, whatever recall found. Not in a group unless the
-        person shares their private memories there: a birthday is theirs to tell."""
-        if message.chat_kind is ChatKind.GROUP and not profile.share_dm_memories_in_groups:
-            return []
-        try:
-            async with asyncio.timeout(_OCCASIONS_TIMEOUT):
-                events = await self._dated_events.dated_events(message.user.key)
-        except Exception:
-            # Like recall: a memory outage drops the remembered occasions, never the reply.
-            log.exception("could not read dated events; answering with the profile birthday only")
-            events = []
-        return upcoming_occasions(profile.birthday, events, local_now.date())
-
-    async def _learned_crisis(self, text: str) -> LearnedCrisis | None:
-        """The learned reader's probabilities, or None: the phrase cues still read the message alone."""
-        if self._crisis_reader is None:
-            return None
-        try:
-            async with asyncio.timeout(_CRISIS_READ_TIMEOUT):
-                return await self._crisis_reader.read(text)
-        except Exception:
-            log.exception("the learned crisis reader failed; the phrase cues read this message alone")
-            return None
-
-    async def _lore(self, text: str) -> Sequence[LoreEntry]:
-        """The card's lore this message triggers, matched on a worker thread: hundreds of keys, regexes among
-        them, on a long message take milliseconds the event loop owes other conversations. No hop without lore."""
-        if not self._persona.lore:
-            return ()
-        return await asyncio.to_thread(matched_lore, self._persona, text, self._options.context_tokens)
-
-    async def _mood(self, user_key: str, in_group: bool) -> MoodSnapshot | None:
-        if self._moods is None or in_group:
-            return None
-        try:
-            async with asyncio.timeout(_MOOD_TIMEOUT):
-                return await self._moods.mood_snapshot(user_key)
-        except Exception:
-            log.exception("could not read how the person has been feeling; answering without tone guidance")
-            return None
-
-    def _touches_pain(self, text: str) -> bool:
-        try:
-            return self._sensitive is not None and self._sensitive.touches(text)
-        except Exception:
-            log.exception("sensitive-topic check failed")
-            return False
 
     async def _after_reply(self, exchange: Exchange) -> None:
         try:
@@ -583,18 +469,3 @@ class Engine:
                 for task in late:
                     task.cancel()
                 await asyncio.wait(late)
-
-
-def _for_model(turn: ChatTurn, in_group: bool, max_chars: int) -> ChatTurn:
-    if len(turn.text) > max_chars:  # stored before messages were capped
-        turn = replace(turn, text=turn.text[:max_chars] + " […]")
-    if in_group and turn.role == "user" and turn.author_name:
-        return replace(turn, text=f"{turn.author_name}: {turn.text}")
-    return turn
-
-
-def _cut_note(cleaned: CleanText, max_chars: int) -> str:
-    return (
-        f"\n\n(Note: this message was {cleaned.original_chars} characters long; only its first {max_chars} "
-        "are shown. Say so if the rest matters.)"
-    )
