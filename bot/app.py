@@ -43,6 +43,7 @@ from bot.engine.ports import (
     LongTermMemory,
     Messenger,
     OccasionPlanner,
+    StoreEraser,
     UserDataEraser,
 )
 from bot.engine.safety.rules import SafetyOptions
@@ -355,9 +356,16 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         stack.push_async_callback(engine.drain, settings.shutdown_grace_s)  # a hung write must not block stopping
         # The epoch moves first, so a write in flight knows to undo itself before the key it would seal with goes;
         # then the data key (crypto-shredding: every copy of their texts unreadable at once), then the records.
-        erasers: list[UserDataEraser] = [erasures, cipher, memory, profiles, window, trail, claims, planner]
-        erasers += [moods, locks, outbox, inbox, person_models]
-        disk_erasers = [*([pseudonyms] if pseudonyms else []), *_disk_erasers(settings, client)]
+        # Each named by the store it empties, for the receipt the memory browser gives after an erasure.
+        erasers: list[UserDataEraser] = [
+            StoreEraser("erasure_marker", erasures), StoreEraser("data_key", cipher), StoreEraser("memories", memory),
+            StoreEraser("profile", profiles), StoreEraser("short_term", window), StoreEraser("reply_trail", trail),
+            StoreEraser("short_term", claims), StoreEraser("schedule", planner), StoreEraser("moods", moods),
+            StoreEraser("short_term", locks), StoreEraser("short_term", outbox), StoreEraser("short_term", inbox),
+            StoreEraser("person_model", person_models),
+        ]  # fmt: skip
+        disk_erasers = [*([StoreEraser("pseudonym", pseudonyms)] if pseudonyms else []),
+                        *_disk_erasers(settings, client)]  # fmt: skip
         audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
         kept_audio = [voice_files] if voice_files is not None else []
         person_files = PersonFiles(settings.data_dir / "people")
@@ -381,7 +389,14 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
             planner=planner,
             # The data key first (crypto-shredding: every copy left on disk is unreadable from here on), then the
             # erasure log: writes in flight see the new epoch before anything is deleted; the disk last.
-            erasers=[*erasers, picture_quota, *kept_audio, person_files, web_sessions, *disk_erasers],
+            erasers=[
+                *erasers,
+                StoreEraser("pictures", picture_quota),
+                *(StoreEraser("files", a) for a in kept_audio),
+                StoreEraser("files", person_files),
+                StoreEraser("sessions", web_sessions),
+                *disk_erasers,
+            ],
             clock=clock,
             default_timezone=settings.default_timezone,
             default_language=settings.default_language,
@@ -434,7 +449,7 @@ def _pseudonyms(settings: Settings, client: aioredis.Redis, cipher: TextCipher) 
 
 def _disk_erasers(settings: Settings, client: aioredis.Redis) -> list[UserDataEraser]:
     """Last in line: the embedded Redis rewrites its append-only file once everything of the person is deleted."""
-    return [AofCompactor(client)] if settings.redis_embedded else []
+    return [StoreEraser("redis_file", AofCompactor(client))] if settings.redis_embedded else []
 
 
 def _open_metrics(settings: Settings) -> tuple[Metrics, MetricsPage | None]:

@@ -19,5 +19,12 @@ class PersonFiles:
     def folder_of(self, user_key: str) -> Path:
         return self._root / hashlib.sha256(user_key.encode()).hexdigest()[:32]
 
-    async def forget_user(self, user_key: str) -> None:
-        await asyncio.to_thread(shutil.rmtree, self.folder_of(user_key), True)
+    async def forget_user(self, user_key: str) -> int:
+        """The person's folder, whole; how many files it held."""
+        return await asyncio.to_thread(_remove_folder, self.folder_of(user_key))
+
+
+def _remove_folder(folder: Path) -> int:
+    held = sum(1 for path in folder.rglob("*") if path.is_file()) if folder.is_dir() else 0
+    shutil.rmtree(folder, True)
+    return held

@@ -280,12 +280,13 @@ class LongTermMemoryService:
 
     # ---- UserDataEraser ----
 
-    async def forget_user(self, user_key: str) -> None:
-        """Every memory of the person (the erasure log, run before, stops writes in flight)."""
+    async def forget_user(self, user_key: str) -> int:
+        """Every memory of the person (the erasure log, run before, stops writes in flight); how many went."""
         if self.fader is not None:
             await self.fader.cancel(user_key)  # a digest written after the erasure would bring words back
-        await self._store.forget_user(user_key)
+        gone = await self._store.forget_user(user_key)
         forget_cached_texts()
+        return gone
 
     async def close(self) -> None:
         """Stop background maintenance (a pass cut short is finished by the next one)."""

@@ -7,6 +7,7 @@ happened (`?notice=forgot`): no memory text is ever put in a URL. A search is a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC
 from typing import Any
 
@@ -15,9 +16,10 @@ from aiohttp import web
 from adapters.web.guard import Visitor, csrf_ok, drop_session_cookie, visitor
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import render
-from adapters.web.texts import days_away, language, relative, say
+from adapters.web.texts import TEXTS, days_away, language, relative, say
 from bot.engine.memory_view import KINDS, MemoryBrowsing, ShownMemory
 from bot.engine.person_page import PersonPage
+from bot.engine.ports import ErasedStore
 
 _MEMORY_ID = "{memory_id:[0-9a-fA-F-]{36}}"
 _NOTICES = {"corrected", "forgot", "none", "empty"}
@@ -61,6 +63,25 @@ def _about(page: PersonPage, parts: BrowserParts, lang: str) -> dict[str, Any]:
         "why": [m.text for m in page.why],
         "why_text": page.why_text,
     }  # fmt: skip
+
+
+def receipt(erased: Sequence[ErasedStore], lang: str, *, encrypted: bool) -> list[dict[str, Any]]:
+    """What was erased from which store, as the receipt lists it: counts where the store gave them; the erasure
+    marker is what stays (said apart), and without encryption at rest there was no data key to destroy."""
+    lines = []
+    for part in erased:
+        if part.store == "erasure_marker" or (part.store == "data_key" and not encrypted):
+            continue
+        known = f"store_{part.store}" in TEXTS
+        store = say(f"store_{part.store}", lang) if known else say("store_other", lang, name=part.store)
+        if not part.ok:
+            lines.append({"ok": False, "text": say("receipt_failed", lang, store=store)})
+            continue
+        what = "erased_" + (part.store if known else "other")
+        counted = part.count is not None and f"{what}_n" in TEXTS
+        what_text = say(f"{what}_n", lang, count=part.count) if counted else say(what, lang)
+        lines.append({"ok": True, "text": say("receipt_store", lang, store=store, what=what_text)})
+    return lines
 
 
 def memories_page(
@@ -133,8 +154,10 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         result = await parts.memories.forget_everything(guest.user)
         await parts.sessions.end(guest.session_id)
         when = parts.clock.now().astimezone(UTC).strftime("%Y-%m-%d %H:%M")
+        marker = any(p.store == "erasure_marker" and p.ok for p in result.erased)
         response = render("erased.html", lang, base, status=200 if result.ok else 500, result=result.text,
-                          ok=result.ok, when=when, encrypted=parts.encrypted)  # fmt: skip
+                          ok=result.ok, when=when, encrypted=parts.encrypted, marker=marker,
+                          erased=receipt(result.erased, lang, encrypted=parts.encrypted))  # fmt: skip
         drop_session_cookie(parts, response, guest, base)
         return response
 

@@ -50,24 +50,59 @@ TEXTS: dict[str, dict[str, str]] = {
     "erase_failed": {"en": "Not everything could be erased", "fr": "Tout n'a pas pu être effacé"},
     "receipt_when": {"en": "Erased on {when} (UTC).", "fr": "Effacé le {when} (UTC)."},
     "receipt_what": {"en": "What was erased", "fr": "Ce qui a été effacé"},
-    "receipt_memories": {
-        "en": "Your memories and every message kept word for word (the memory store).",
-        "fr": "Tes souvenirs et chaque message gardé mot pour mot (la mémoire).",
+    "receipt_store": {"en": "{store}: {what}", "fr": "{store} : {what}"},
+    "receipt_failed": {
+        "en": "{store}: not erased (the store did not answer; forget everything again to finish)",
+        "fr": "{store} : pas effacé (le stockage n'a pas répondu ; tout oublier à nouveau pour finir)",
     },
-    "receipt_redis": {
-        "en": "Your profile and settings, your recent messages, your mood readings, your dates and scheduled "
-        "messages, and the links between your accounts.",
-        "fr": "Ton profil et tes réglages, tes messages récents, tes humeurs, tes dates et messages prévus, et les "
-        "liens entre tes comptes.",
+    "store_memories": {"en": "Memory index", "fr": "Index des souvenirs"},
+    "erased_memories": {
+        "en": "your memories and every message kept word for word",
+        "fr": "tes souvenirs et chaque message gardé mot pour mot",
     },
-    "receipt_files": {
-        "en": "The files kept for you: charts, voice notes, pictures.",
-        "fr": "Les fichiers gardés pour toi : graphiques, messages vocaux, images.",
+    "erased_memories_n": {
+        "en": "{count} memories and messages kept word for word",
+        "fr": "{count} souvenirs et messages gardés mot pour mot",
     },
-    "receipt_key": {
-        "en": "Your data key: a copy of your words left in a backup can no longer be read.",
-        "fr": "Ta clé de chiffrement : une copie de tes mots restée dans une sauvegarde ne peut plus être lue.",
+    "store_short_term": {"en": "Short-term state (Redis)", "fr": "État à court terme (Redis)"},
+    "erased_short_term": {
+        "en": "your recent messages, what was waiting to be written or sent to you, the conversation locks",
+        "fr": "tes messages récents, ce qui attendait d'être écrit ou envoyé, les verrous de conversation",
     },
+    "store_profile": {"en": "Profile (Redis)", "fr": "Profil (Redis)"},
+    "erased_profile": {"en": "your profile and settings", "fr": "ton profil et tes réglages"},
+    "store_reply_trail": {"en": "Reply trail (Redis)", "fr": "Fil des réponses (Redis)"},
+    "erased_reply_trail": {"en": "what my last replies drew on", "fr": "ce dont mes dernières réponses partaient"},
+    "store_schedule": {"en": "Schedule (Redis)", "fr": "Agenda (Redis)"},
+    "erased_schedule": {"en": "your dates and the messages planned for you", "fr": "tes dates et les messages prévus"},
+    "store_moods": {"en": "Mood series (Redis)", "fr": "Série des humeurs (Redis)"},
+    "erased_moods": {"en": "your mood readings", "fr": "tes humeurs"},
+    "erased_moods_n": {"en": "{count} mood readings", "fr": "{count} humeurs relevées"},
+    "store_person_model": {"en": "Person model (Redis)", "fr": "Portrait (Redis)"},
+    "erased_person_model": {"en": "what I knew about you", "fr": "ce que je savais de toi"},
+    "store_files": {"en": "Files", "fr": "Fichiers"},
+    "erased_files": {"en": "charts, voice notes, pictures kept for you", "fr": "graphiques, messages vocaux, images"},
+    "erased_files_n": {
+        "en": "{count} files (charts, voice notes, pictures)",
+        "fr": "{count} fichiers (graphiques, messages vocaux, images)",
+    },
+    "store_data_key": {"en": "Key store", "fr": "Coffre des clés"},
+    "erased_data_key": {
+        "en": "your data key: a copy of your words left in a backup can no longer be read",
+        "fr": "ta clé de chiffrement : une copie de tes mots restée dans une sauvegarde ne peut plus être lue",
+    },
+    "store_pictures": {"en": "Pictures (Redis)", "fr": "Images (Redis)"},
+    "erased_pictures": {"en": "how many pictures you asked for", "fr": "le compte des images demandées"},
+    "store_sessions": {"en": "Memory browser", "fr": "Navigateur de souvenirs"},
+    "erased_sessions": {"en": "your sessions, this one included", "fr": "tes sessions, celle-ci comprise"},
+    "store_pseudonym": {"en": "Pseudonyms (Redis)", "fr": "Pseudonymes (Redis)"},
+    "erased_pseudonym": {"en": "the pseudonym your data was kept under", "fr": "le pseudonyme de tes données"},
+    "store_redis_file": {"en": "Redis file on disk", "fr": "Fichier Redis sur le disque"},
+    "erased_redis_file": {"en": "rewritten without your data", "fr": "réécrit sans tes données"},
+    "store_links": {"en": "Linked accounts (Redis)", "fr": "Comptes liés (Redis)"},
+    "erased_links": {"en": "the links between your accounts", "fr": "les liens entre tes comptes"},
+    "store_other": {"en": "Another store ({name})", "fr": "Un autre stockage ({name})"},
+    "erased_other": {"en": "erased", "fr": "effacé"},
     "receipt_stays": {"en": "What stays, and why", "fr": "Ce qui reste, et pourquoi"},
     "receipt_marker": {
         "en": "For one day, a marker named by a one-way hash of your account, so that a memory being written at "

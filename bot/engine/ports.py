@@ -143,7 +143,30 @@ class ReplyTrail(Protocol):
 class UserDataEraser(Protocol):
     """Every part that keeps data about a person implements this; erase means gone everywhere."""
 
-    async def forget_user(self, user_key: str) -> None: ...
+    async def forget_user(self, user_key: str) -> int | None:
+        """Erase the person; how many of their things went when the store counts them (None: it does not)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class StoreEraser:
+    """An eraser with the name of the store it empties, for the receipt of an erasure ("memories",
+    "short_term", "files", ...: the memory browser names each in the person's language)."""
+
+    store: str
+    eraser: UserDataEraser
+
+    async def forget_user(self, user_key: str) -> int | None:
+        return await self.eraser.forget_user(user_key)
+
+
+@dataclass(frozen=True, slots=True)
+class ErasedStore:
+    """One store's part in an erasure: whether it went through, and how many things it erased when it counts."""
+
+    store: str
+    ok: bool
+    count: int | None = None
 
 
 class ErasureEpochs(Protocol):

@@ -165,8 +165,13 @@ class RedisMoodSeries:
 
     # ---- UserDataEraser ----
 
-    async def forget_user(self, user_key: str) -> None:
-        await self._redis.delete(_series_key(user_key), _state_key(user_key))
+    async def forget_user(self, user_key: str) -> int:
+        """The person's mood series and its state; how many readings it held."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.zcard(_series_key(user_key))
+            pipe.delete(_series_key(user_key), _state_key(user_key))
+            held, _ = await pipe.execute()
+        return int(held)
 
 
 def _recent_json(readings: Sequence[TimedReading], now: datetime) -> list[dict[str, Any]]:

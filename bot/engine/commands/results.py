@@ -5,12 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.model import MemoryPage
+from bot.engine.ports import ErasedStore
 
 
 @dataclass(frozen=True, slots=True)
 class CommandResult:
     text: str
     ok: bool = True
+    erased: tuple[ErasedStore, ...] = ()  # after /forget all: each store's part, for a receipt
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from bot.engine.ports import (
     AccountLinks,
     Clock,
     ConversationWindow,
+    ErasedStore,
     Identities,
     MemoryBrowser,
     MoodHistory,
@@ -37,6 +38,7 @@ from bot.engine.ports import (
     ProfileStore,
     Pseudonyms,
     ReplyTrail,
+    StoreEraser,
     UserDataEraser,
 )
 from bot.engine.safety.age import set_age
@@ -110,6 +112,14 @@ def _then_usage(current: str, command: str, lang: str) -> CommandResult:
 
 _MOOD_DAYS_DEFAULT = 30
 _MOOD_DAYS_MAX = 400
+
+
+def _together(before: ErasedStore | None, part: ErasedStore) -> ErasedStore:
+    """Two parts of one store (two erasers, or two accounts of one person) as one."""
+    if before is None:
+        return part
+    counts = [c for c in (before.count, part.count) if c is not None]
+    return ErasedStore(part.store, before.ok and part.ok, sum(counts) if counts else None)
 
 
 class UserCommands:
@@ -421,31 +431,35 @@ class UserCommands:
         user = await self._person(user)
         lang = await self.language_of(user, hint)
         accounts = await self._identities.accounts(user.key) if self._identities is not None else []
-        failures = 0
+        erased: dict[str, ErasedStore] = {}  # by store, over the person's key and each linked account's
         for key in dict.fromkeys([user.key, *accounts]):
             self._shown.forget_user(key)  # the lines last shown ("/forget 3") are their words too
-            failures += await self._erase(key)
+            for part in await self._erase(key):
+                erased[part.store] = _together(erased.get(part.store), part)
         if self._identities is not None:
             try:
                 await self._identities.forget_user(user.key)
+                erased["links"] = ErasedStore("links", ok=True)
             except Exception:
-                failures += 1
+                erased["links"] = ErasedStore("links", ok=False)
                 log.exception("forgetting the links of a person failed")
-        if failures:
+        if not all(part.ok for part in erased.values()):
             # A store is down: say so in their language; trying again erases what is left.
-            return CommandResult(say("forget_all_failed", lang), ok=False)
-        return CommandResult(say("forgot_all", lang))
+            return CommandResult(say("forget_all_failed", lang), ok=False, erased=tuple(erased.values()))
+        return CommandResult(say("forgot_all", lang), erased=tuple(erased.values()))
 
-    async def _erase(self, user_key: str) -> int:
-        """Every store forgets `user_key`; the number of stores that failed."""
-        failures = 0
+    async def _erase(self, user_key: str) -> list[ErasedStore]:
+        """Every store forgets `user_key`; each one's part (a store that fails does not stop the others)."""
+        parts = []
         for eraser in self._erasers:
+            store = eraser.store if isinstance(eraser, StoreEraser) else type(eraser).__name__
             try:
-                await eraser.forget_user(user_key)
+                count = await eraser.forget_user(user_key)
+                parts.append(ErasedStore(store, ok=True, count=count if isinstance(count, int) else None))
             except Exception:
-                failures += 1
-                log.exception("forget_user failed in %s for a user", type(eraser).__name__)
-        return failures
+                parts.append(ErasedStore(store, ok=False))
+                log.exception("forget_user failed in %s for a user", store)
+        return parts
 
     async def mood(self, user: UserRef, argument: str = "", hint: str | None = None) -> MoodChart:
         """/mood [days]: the person's own chart (30 days unless they ask for up to 400)."""

@@ -164,7 +164,12 @@ async def test_forget_everything_needs_the_typed_word_and_ends_the_session(
         async with browser.post(f"{web.base}/forget-all", data={"csrf": csrf, "confirm": "forget"}) as response:
             receipt = await response.text()
         assert response.status == 200 and "Everything is erased" in receipt
-        assert "Erased on 2026-03-14 12:00 (UTC)." in receipt and "Your memories and every message" in receipt
+        assert "Erased on 2026-03-14 12:00 (UTC)." in receipt
+        erased = receipt[receipt.index('class="receipt"') : receipt.index("What stays")]
+        assert "Memory index: 1 memories and messages kept word for word" in erased  # counted by the store
+        assert "Mood series (Redis): 0 mood readings" in erased and "Files: 0 files" in erased
+        assert "Short-term state (Redis): your recent messages" in erased and "Profile (Redis)" in erased
+        assert "Memory browser: your sessions" in erased and "Key store" not in erased  # no encryption: no key
         assert "a one-way hash of your account" in receipt and "encryption at rest is off" in receipt
         assert (await web.core.commands.memories_page(ANA, 0, 10)).total == 0
         assert (await page(browser, web))[0] == 401
