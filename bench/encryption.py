@@ -24,13 +24,13 @@ import redis.asyncio as aioredis
 
 from bench.memory import ReplayEmbedder, fill, measure_recall, percentile, synthetic_sentences
 from bot.engine.model import ChatTurn
-from memory.crypto import PersonCipher, PlainCipher, RedisDataKeys, TextCipher, new_master_key
-from memory.embedded_redis import embedded_redis
 from memory.embedding import UseEmbedder
+from memory.privacy.crypto import PersonCipher, PlainCipher, RedisDataKeys, TextCipher, new_master_key
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.sparse import KEYWORD_KEY_BYTES, encode_document, encode_query
+from memory.redis.embedded import embedded_redis
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.words.sparse import KEYWORD_KEY_BYTES, encode_document, encode_query
 
 TEXT = "My sister Julie is getting married in Annecy next June, and I am so nervous about the speech."
 

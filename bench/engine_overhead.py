@@ -32,12 +32,12 @@ from bot.engine.noop import NoDatedEvents, NoLongTermMemory, NoPlanner
 from bot.engine.ports import CompletionRequest, DatedEvents, LongTermMemory
 from bot.engine.when.clock import SystemClock
 from bot.persona_file import load_persona
-from memory.embedded_redis import embedded_redis
 from memory.factory import open_long_term_memory
-from memory.redis_connect import redis_client
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.connect import redis_client
+from memory.redis.embedded import embedded_redis
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 
 
 class InstantLLM:

@@ -31,7 +31,7 @@ from memory.qdrant.driver import IndexPoint, Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.payload import record_to_payload
 from memory.records import MemoryKind, MemoryRecord, MemorySource
-from memory.sparse import encode_document
+from memory.words.sparse import encode_document
 
 DIMENSION = 512
 BATCH = 500

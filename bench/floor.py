@@ -62,15 +62,15 @@ from bot.engine.model import ChatKind, Exchange, IncomingMessage, RecallQuery, R
 from bot.engine.noop import NoDatedEvents, NoLongTermMemory, NoPlanner
 from bot.engine.ports import CompletionRequest, LongTermMemory
 from bot.persona_file import load_persona
-from memory.embedded_redis import embedded_redis
 from memory.embedding import UseEmbedder
 from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.driver import Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.embedded import embedded_redis
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from memory.service import LongTermMemoryService
 
 T0 = datetime(2025, 1, 1, 9, 0, tzinfo=UTC)

@@ -37,9 +37,9 @@ from memory.embedding import UseEmbedder
 from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
+from memory.redis.web_logins import RedisLoginTokens
+from memory.redis.web_sessions import RedisWebSessions
 from memory.service import LongTermMemoryService
-from memory.web_logins import RedisLoginTokens
-from memory.web_sessions import RedisWebSessions
 
 SEARCHED = "piano"  # a word said in hundreds of the synthetic memories, as a person might search it
 

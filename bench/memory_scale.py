@@ -43,12 +43,12 @@ from bench.memory import QUERIES, synthetic_sentences
 from bot.config import Settings
 from bot.engine.model import RecallQuery
 from memory.embedding import UseEmbedder
-from memory.episodes import SAID
 from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.service import LongTermMemoryService
+from memory.writing.episodes import SAID
 
 USER = "telegram:4242"
 T0 = datetime(2023, 1, 1, 8, 0, tzinfo=UTC)

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import redis.asyncio as aioredis
 
 from bot.engine.model import Exchange, IncomingMessage, Reply, UserRef
-from memory.outbox import RedisOutbox
-from memory.outbox_worker import OutboxWorker, WorkerOptions
+from memory.writing.outbox import RedisOutbox
+from memory.writing.outbox_worker import OutboxWorker, WorkerOptions
 
 
 def _exchange(n: int) -> Exchange:

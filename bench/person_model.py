@@ -4,7 +4,7 @@ reply's prompt (on the reply path, after its one store read), and its size in th
     python -m bench.person_model [--facts 400] [--runs 200]
 
 A synthetic person with `--facts` current facts (names, places, likes, dated events, painful topics, the
-rest plain facts) and 20 recent messages: the most a rebuild reads (memory.person_model_keeper.FACTS_READ).
+rest plain facts) and 20 recent messages: the most a rebuild reads (memory.person.person_model_keeper.FACTS_READ).
 Tokens are the prompt's rough count (characters / 4, as `bot.engine.prompt.budget` counts them).
 """
 
@@ -21,9 +21,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine.prompt.person import person_block
 from bot.engine.prompt.tokens import rough_tokens
-from memory.extraction.candidates import TOPIC
-from memory.person_model import build_person_model
+from memory.person.person_model import build_person_model
 from memory.records import MemoryKind, MemoryRecord, MemorySource
+from memory.writing.extraction.candidates import TOPIC
 
 NOW = datetime(2026, 3, 20, 12, tzinfo=UTC)
 _KINDS = (

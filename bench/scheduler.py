@@ -36,8 +36,8 @@ from jobs import members
 from jobs.compose import Composer
 from jobs.due_store import DUE_KEY, DueStore
 from jobs.sweep import Sweeper
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.profiles import RedisProfiles
 
 NOW = datetime(2026, 7, 1, 12, tzinfo=UTC)
 YEAR_S = 365 * 24 * 3600

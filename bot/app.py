@@ -62,40 +62,40 @@ from bot.persona_file import read_persona
 from bot.persona_store import persona_path
 from bot.private_files import make_private
 from jobs import Planner, open_proactive_jobs
-from memory.aof_rewrite import AofCompactor
-from memory.conversation_locks import RedisConversationLocks
 from memory.crisis.reader import LearnedCrisisReader
 from memory.crisis.reader import load_head as load_crisis_head
-from memory.crypto import KeyStore, TextCipher
-from memory.crypto.startup import cipher_for, key_store_for
-from memory.data_dir_lock import hold_data_dir
-from memory.embedded_redis import embedded_redis
-from memory.erasure import RedisErasureLog, ShortTermFence
 from memory.factory import open_long_term_memory
-from memory.identities import RedisIdentities
-from memory.inbox import RedisInbox
 from memory.index_factory import open_embedder
 from memory.mood import find_patterns, open_mood_reader
 from memory.mood.history import MoodHistoryService
 from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
-from memory.outbox import RedisOutbox
-from memory.outbox_worker import OutboxWorker, WorkerOptions, running_worker
-from memory.person_files import PersonFiles
-from memory.person_model_store import RedisPersonModels
-from memory.picture_quota import RedisPictureQuota
-from memory.pseudonyms import RedisPseudonyms, ResolvingMessenger, load_or_create_secret
-from memory.rate_limit import RedisRateLimiter
-from memory.redis_connect import redis_client
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
-from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
-from memory.schema import IndexInUse, SchemaRecord, check_index, keywords_check, migrate
-from memory.voice_archive import VoiceFiles
-from memory.web_logins import RedisLoginTokens
-from memory.web_sessions import RedisWebSessions
+from memory.person.person_model_store import RedisPersonModels
+from memory.privacy.crypto import KeyStore, TextCipher
+from memory.privacy.crypto.startup import cipher_for, key_store_for
+from memory.privacy.erasure import RedisErasureLog, ShortTermFence
+from memory.privacy.person_files import PersonFiles
+from memory.privacy.pseudonyms import RedisPseudonyms, ResolvingMessenger, load_or_create_secret
+from memory.privacy.voice_archive import VoiceFiles
+from memory.redis.aof_rewrite import AofCompactor
+from memory.redis.connect import redis_client
+from memory.redis.conversation_locks import RedisConversationLocks
+from memory.redis.data_dir_lock import hold_data_dir
+from memory.redis.embedded import embedded_redis
+from memory.redis.identities import RedisIdentities
+from memory.redis.inbox import RedisInbox
+from memory.redis.picture_quota import RedisPictureQuota
+from memory.redis.rate_limit import RedisRateLimiter
+from memory.redis.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
+from memory.redis.schema import IndexInUse, SchemaRecord, check_index, keywords_check, migrate
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
+from memory.redis.web_logins import RedisLoginTokens
+from memory.redis.web_sessions import RedisWebSessions
+from memory.writing.outbox import RedisOutbox
+from memory.writing.outbox_worker import OutboxWorker, WorkerOptions, running_worker
 
 if TYPE_CHECKING:
     from adapters.web import BrowserParts

@@ -81,8 +81,8 @@ class Settings(BaseSettings):
     recall_max_words: int = Field(default=300, ge=20, le=3000)
     # Messages older than this many days fade into one digest per conversation and day (facts stay); 0 = never.
     episode_fade_days: int = Field(default=180, ge=0)
-    episode_retention_days: int | None = Field(default=None, ge=1)  # None: episodes are kept (memory.retention)
-    # Stores keyed by an HMAC of the platform id (memory.pseudonyms); the secret is generated when unset.
+    episode_retention_days: int | None = Field(default=None, ge=1)  # None: episodes are kept (memory.writing.retention)
+    # Stores keyed by an HMAC of the platform id (memory.privacy.pseudonyms); the secret is generated when unset.
     pseudonymous_keys: bool = False
     pseudonym_secret: SecretStr | None = None
     disclosure_enabled: bool = True

@@ -23,7 +23,7 @@ from bot.config import Settings
 from bot.engine.model import ChatTurn
 from bot.engine.ports import CompletionRequest
 from bot.errors import ConfigError
-from memory.redis_connect import redis_client
+from memory.redis.connect import redis_client
 
 TIMEOUT_S = 10.0
 COLLECTION = "souvenir_memories"  # memory.qdrant.server.COLLECTION (not imported: it pulls in qdrant-client)

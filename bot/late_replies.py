@@ -1,7 +1,7 @@
 """Late replies: messages received and never answered (the process was killed while the model answered) are
 answered once, late, opening with an apology; or, when found too late, remembered without a reply.
 
-The inbox (`memory.inbox`) keeps each message until its reply and exchange are queued, under a lease its
+The inbox (`memory.redis.inbox`) keeps each message until its reply and exchange are queued, under a lease its
 holder renews. Here, each process looks for messages whose lease ran out: when a front end starts (so a restart
 answers what the crash cut short at once) and then every lease. Each is taken over atomically, so one process
 answers it. A private message is answered through the messenger of its platform, to the account that wrote;

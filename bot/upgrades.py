@@ -1,5 +1,5 @@
 """`souvenir migrate` and `souvenir reindex`: bring stored data up to this version, and re-embed every memory
-after the embedding model changed or to key its keyword ids (memory/schema.py, memory/reindex.py)."""
+after the embedding model changed or to key its keyword ids (memory/redis/schema.py, memory/writing/reindex.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from bot.config import Settings
 from bot.errors import ConfigError
-from memory.crypto.startup import cipher_for, key_store_for
-from memory.data_dir_lock import hold_data_dir
-from memory.embedded_redis import embedded_redis
 from memory.index_factory import backend_for, edge_directory, open_embedder, open_index_driver, server_collection
+from memory.privacy.crypto.startup import cipher_for, key_store_for
 from memory.qdrant.driver import IndexDriver
-from memory.redis_connect import redis_client
-from memory.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
-from memory.schema import IndexInUse, SchemaRecord, embedding_id, keywords_for, keywords_to_do, migrate
+from memory.redis.connect import redis_client
+from memory.redis.data_dir_lock import hold_data_dir
+from memory.redis.embedded import embedded_redis
+from memory.redis.schema import IndexInUse, SchemaRecord, embedding_id, keywords_for, keywords_to_do, migrate
+from memory.writing.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
 
 
 @asynccontextmanager

@@ -1,5 +1,5 @@
 """The ports the sweep calls besides the engine's: batched reads and writes, so a tick of a thousand messages
-costs a few round trips per chunk rather than a few per message. Implemented by `memory.redis_stores`."""
+costs a few round trips per chunk rather than a few per message. Implemented by `memory.redis.stores`."""
 
 from __future__ import annotations
 

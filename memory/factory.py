@@ -10,12 +10,12 @@ from datetime import datetime, timedelta
 from bot.config import Settings
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from bot.engine.when.dates import resolve_dates
-from memory.crypto import TextCipher
 from memory.index_factory import open_embedder, open_memory_index
-from memory.person_model_keeper import PersonModelKeeper, PersonModelStore
+from memory.person.person_model_keeper import PersonModelKeeper, PersonModelStore
 from memory.ports import CrisisFollowUps, CrisisNotes, Embedder, ErasureLog, MessageFiles, MoodNotes, SaidTurns
-from memory.retention import EpisodeRetention, KnownPeople, sweeping
+from memory.privacy.crypto import TextCipher
 from memory.service import LongTermMemoryService
+from memory.writing.retention import EpisodeRetention, KnownPeople, sweeping
 
 
 @asynccontextmanager
@@ -47,7 +47,7 @@ async def open_long_term_memory(
     index keeps (none: kept clear); `people` lists everyone for the episode retention sweep
     (SOUVENIR_EPISODE_RETENTION_DAYS); `crisis_notes` and `crisis_follow_ups` take the model's reading of a
     crisis (for the next reply, and the crisis lines sent after it); `index_generation` is the index in use
-    (memory/schema.py), `index_opened` is told how many memories it holds before it serves (the start checks
+    (memory/redis/schema.py), `index_opened` is told how many memories it holds before it serves (the start checks
     how its keyword ids were made with it); `person_models` keeps each person's model, rebuilt after their
     memories change."""
     async with AsyncExitStack() as stack:

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 from bot.config import Settings
 from bot.engine.ports import Clock
 from bot.errors import ConfigError
-from memory.crypto import TextCipher
 from memory.embedding import UseEmbedder
 from memory.embedding.background import warming_up_in_background
 from memory.ports import Embedder
+from memory.privacy.crypto import TextCipher
 from memory.qdrant.driver import IndexDriver
 from memory.qdrant.index import QdrantMemoryIndex
 
@@ -39,7 +39,7 @@ def backend_for(settings: Settings) -> IndexBackend:
 
 
 def edge_directory(generation: int) -> str:
-    """Generation 0 is the first index; `souvenir reindex` builds each next one beside it (memory/schema.py)."""
+    """Generation 0 is the first index; `souvenir reindex` builds each next one beside it (memory/redis/schema.py)."""
     return EDGE_DIRECTORY if generation == 0 else f"{EDGE_DIRECTORY}-{generation}"
 
 
@@ -74,7 +74,7 @@ async def _open_server(settings: Settings, dimension: int, generation: int = 0) 
     api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
     client = AsyncQdrantClient(url=settings.qdrant_url, api_key=api_key)
     try:
-        from memory.schema import SCHEMA_VERSION, embedding_id
+        from memory.redis.schema import SCHEMA_VERSION, embedding_id
 
         built_by = {"souvenir_schema_version": SCHEMA_VERSION, "embedding": embedding_id(settings)}
         built_by["dimension"] = dimension
@@ -117,7 +117,7 @@ async def open_memory_index(
     opened: Callable[[int], Awaitable[None]] | None = None,
 ) -> AsyncIterator[QdrantMemoryIndex]:
     """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit; `cipher`
-    seals the payloads' words (none: kept clear); `generation` is the one in use (memory/schema.py);
+    seals the payloads' words (none: kept clear); `generation` is the one in use (memory/redis/schema.py);
     `opened` is told how many memories the index holds before it serves (it may refuse it by raising)."""
     driver = await open_index_driver(settings, embedder.dimension, generation)
     if opened is not None:

@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import date
 
 from bot.engine.model import DatedEvent, MemoryItem
-from memory.episodes import VIA, shown_text
-from memory.extraction.candidates import PRECISION
-from memory.extraction.dated import describe_event
 from memory.records import MemoryKind, MemoryRecord
-from memory.thread_gist import GIST
+from memory.writing.episodes import VIA, shown_text
+from memory.writing.extraction.candidates import PRECISION
+from memory.writing.extraction.dated import describe_event
+from memory.writing.thread_gist import GIST
 
 BIRTHDAY_LABELS = frozenset({"birthday", "anniversaire", "bday", "anniversaire de naissance"})
 ANNIVERSARY_LABELS = frozenset({"anniversary", "wedding anniversary", "anniversaire de mariage"})

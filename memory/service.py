@@ -27,20 +27,20 @@ from bot.engine.model import (
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from bot.engine.when.dates import resolve_dates
 from bot.errors import ErasedMeanwhile
-from memory.episodes import SAID, neighbour_ids, shown_text, without_neighbour
-from memory.extraction.candidates import EPISODE
-from memory.fading import EpisodeFader, said_in
-from memory.ingest import write_exchange, write_exchanges
 from memory.items import dated_event, memory_item
-from memory.lexical import stems
-from memory.person_model_keeper import PersonModelKeeper
+from memory.person.person_model_keeper import PersonModelKeeper
 from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MessageFiles, MoodNotes, SaidTurns
-from memory.recall import DEFAULT_WEIGHTS, RecallWeights, rank
+from memory.recall.lexical import stems
+from memory.recall.ranking import DEFAULT_WEIGHTS, RecallWeights, rank
+from memory.recall.selection import select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
-from memory.selection import select
 from memory.store import MemoryStore
-from memory.text_caches import forget_cached_texts
-from memory.writer import MemoryWriter, Origin, same_words
+from memory.words.text_caches import forget_cached_texts
+from memory.writing.episodes import SAID, neighbour_ids, shown_text, without_neighbour
+from memory.writing.extraction.candidates import EPISODE
+from memory.writing.fading import EpisodeFader, said_in
+from memory.writing.ingest import write_exchange, write_exchanges
+from memory.writing.writer import MemoryWriter, Origin, same_words
 
 log = logging.getLogger(__name__)
 NOTE_IMPORTANCE = 0.9
@@ -134,7 +134,7 @@ class LongTermMemoryService:
 
     async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
         """Several exchanges, in order, each written as `remember_exchange` would, in fewer index calls
-        (memory.ingest): what the outbox worker drains, and the evaluation's ingestion."""
+        (memory.writing.ingest): what the outbox worker drains, and the evaluation's ingestion."""
         await write_exchanges(exchanges, self._store, self._writer.for_exchanges(exchanges), self._erasures)
         latest = {e.message.user.key: e for e in exchanges}  # each person's latest zone and erasure epoch
         for user_key, exchange in latest.items():

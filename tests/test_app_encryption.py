@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from bot.config import load_settings
-from memory.crypto import new_master_key
+from memory.privacy.crypto import new_master_key
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.souvenir_process import run_chat, run_souvenir, souvenir_env
 

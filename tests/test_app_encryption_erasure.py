@@ -16,9 +16,9 @@ from bot.app import open_core
 from bot.config import Settings, load_settings
 from bot.engine.model import ChatKind, Exchange, IncomingMessage, Reply, UserRef, dm_conversation_id
 from bot.errors import ErasedMeanwhile, UnreadableText
-from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
-from memory.crypto.keys import data_key_name
-from memory.erasure import RedisErasureLog
+from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
+from memory.privacy.crypto.keys import data_key_name
+from memory.privacy.erasure import RedisErasureLog
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.redis_scan import redis_mentions

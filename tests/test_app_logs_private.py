@@ -11,7 +11,7 @@ import pytest
 from bot.app import open_core
 from bot.config import load_settings
 from bot.engine.model import UserRef
-from memory.embedded_redis import PASSWORD_NAME
+from memory.redis.embedded import PASSWORD_NAME
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.llm_script import Reply

@@ -10,7 +10,7 @@ import pytest
 from bot.app import Core, open_core
 from bot.config import Settings, load_settings
 from bot.errors import UserUnreachable
-from memory.pseudonyms import MAPPING_KEY, ResolvingMessenger
+from memory.privacy.pseudonyms import MAPPING_KEY, ResolvingMessenger
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.redis_scan import redis_mentions

@@ -8,7 +8,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from memory.crypto import new_master_key
+from memory.privacy.crypto import new_master_key
 from tests.fakes.chat_process import running_chat
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.souvenir_process import run_souvenir, souvenir_env

@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from bot.config import Settings
 from memory.index_factory import open_embedder, open_memory_index
 from memory.records import MemoryKind, MemoryRecord, MemorySource
-from memory.schema import SCHEMA_KEY, SchemaRecord, migrate
+from memory.redis.schema import SCHEMA_KEY, SchemaRecord, migrate
 from tests.conftest import FakeClock
 from tests.fakes.souvenir_process import run_souvenir, souvenir_env
 from tests.memory.test_index_openai_embedder import FakeEmbeddingServer

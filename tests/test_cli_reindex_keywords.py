@@ -18,14 +18,14 @@ from rich.console import Console
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.upgrades import run_migrate, run_reindex
-from memory.crypto import DataKeys, FileKeyStore, PersonCipher, Sealer, new_master_key
 from memory.index_factory import open_embedder, open_memory_index
+from memory.privacy.crypto import DataKeys, FileKeyStore, PersonCipher, Sealer, new_master_key
 from memory.qdrant import index as index_module
 from memory.qdrant.driver import SPARSE
 from memory.qdrant.keywords import sparse_text
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
-from memory.schema import KEYWORDS_KEYED, KEYWORDS_PLAIN, IndexInUse, SchemaRecord, keywords_check, migrate
-from memory.sparse import SparseTerms, encode_document
+from memory.redis.schema import KEYWORDS_KEYED, KEYWORDS_PLAIN, IndexInUse, SchemaRecord, keywords_check, migrate
+from memory.words.sparse import SparseTerms, encode_document
 from tests.conftest import FakeClock
 from tests.memory.test_index_openai_embedder import FakeEmbeddingServer
 

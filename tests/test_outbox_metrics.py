@@ -12,8 +12,8 @@ from bot.app import open_core, open_status_server
 from bot.config import load_settings
 from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id
 from bot.prometheus_metrics import PrometheusMetrics
-from memory.outbox import RedisOutbox
-from memory.outbox_worker import OutboxWorker
+from memory.writing.outbox import RedisOutbox
+from memory.writing.outbox_worker import OutboxWorker
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.memory.test_outbox import Recorder, exchange

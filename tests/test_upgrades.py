@@ -12,8 +12,8 @@ from bot.app import open_core
 from bot.config import load_settings
 from bot.engine.model import UserProfile
 from bot.errors import ConfigError
-from memory.redis_stores.profiles import RedisProfiles
-from memory.schema import SCHEMA_KEY
+from memory.redis.schema import SCHEMA_KEY
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.souvenir_process import run_souvenir, souvenir_env

@@ -11,7 +11,7 @@ import aiohttp
 from bot.admin.operations import AdminRequest, Answer
 from bot.admin.server import PATH
 from bot.errors import DataDirInUse, StoreUnavailable
-from memory.data_dir_lock import Holder, current_holder, in_use_message
+from memory.redis.data_dir_lock import Holder, current_holder, in_use_message
 
 # A process that has just taken the data dir opens its admin socket once its stores are up (seconds).
 STARTING_WAIT_S = 120.0

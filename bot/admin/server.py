@@ -1,7 +1,7 @@
 """The admin socket: the running process answers `souvenir memories …` for the operator CLI.
 
 A Unix socket `data_dir/admin.sock` (0600) when its path fits, else a random loopback port. Either way a
-request must carry the token the process wrote into its lock file (0600, see memory.data_dir_lock), and
+request must carry the token the process wrote into its lock file (0600, see memory.redis.data_dir_lock), and
 where to connect is published there too.
 """
 
@@ -20,8 +20,8 @@ from aiohttp import web
 from pydantic import ValidationError
 
 from bot.admin.operations import AdminRequest, Answer, MemoryAdmin
-from memory.data_dir_lock import DataDirLock
-from memory.embedded_redis import fits_unix_socket
+from memory.redis.data_dir_lock import DataDirLock
+from memory.redis.embedded import fits_unix_socket
 
 log = logging.getLogger(__name__)
 

@@ -24,7 +24,7 @@ def add_key_commands(sub: Any) -> None:
 
 
 async def keygen(args: argparse.Namespace, settings: Settings) -> int:
-    from memory.crypto import new_master_key
+    from memory.privacy.crypto import new_master_key
 
     print(new_master_key())
     return 0
@@ -32,7 +32,7 @@ async def keygen(args: argparse.Namespace, settings: Settings) -> int:
 
 async def _rotate_key(args: argparse.Namespace, settings: Settings) -> int:
     from bot.app import open_key_store
-    from memory.crypto import WrongMasterKey, rewrap_data_keys
+    from memory.privacy.crypto import WrongMasterKey, rewrap_data_keys
 
     for flag, value in (("--old", args.old), ("--new", args.new)):
         if not is_encryption_key(value):

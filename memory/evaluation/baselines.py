@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from memory.bm25 import bm25_scores
 from memory.evaluation.locomo_data import Conversation
 from memory.ports import Embedder
-from memory.sparse import tokenize
+from memory.words.bm25 import bm25_scores
+from memory.words.sparse import tokenize
 
 RRF_K = 60
 

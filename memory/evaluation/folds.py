@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memory.evaluation.scoring import Tally, merged
-from memory.recall import RecallWeights
+from memory.recall.ranking import RecallWeights
 
 # The defaults first: the plain run is the first candidate's.
 CANDIDATES: tuple[RecallWeights, ...] = (

@@ -39,7 +39,7 @@ from memory.evaluation.scoring import Tally, merged
 from memory.index_factory import open_embedder, open_memory_index
 from memory.ports import Embedder
 from memory.qdrant.index import QdrantMemoryIndex
-from memory.recall import DEFAULT_WEIGHTS
+from memory.recall.ranking import DEFAULT_WEIGHTS
 from memory.service import LongTermMemoryService
 
 PLATFORM = "locomo"
@@ -77,7 +77,7 @@ INGEST_BATCH = 64  # exchanges handed to `remember_exchanges` at once, as a work
 
 async def ingest_conversations(service: LongTermMemoryService, conversations: list[Conversation]) -> tuple[int, float]:
     """Every turn in order through the real write path, in batches (each exchange written as it would be alone:
-    same memories, same consolidation against the turns before it; see memory/ingest.py)."""
+    same memories, same consolidation against the turns before it; see memory/writing/ingest.py)."""
     started = time.perf_counter()
     count = 0
     for conversation in conversations:

@@ -22,12 +22,12 @@ from bot.engine.mood import MoodPattern, MoodReading, TimedReading
 from bot.engine.ports import LanguageModel
 from bot.errors import ConfigError
 from memory.embedding import UseEmbedder
-from memory.extraction.llm import LlmExtractor
 from memory.mood.labelled import LabelledMessage, load_labelled
 from memory.mood.patterns import find_patterns_local
 from memory.mood.reader import OfflineMoodReader, open_offline_reader
 from memory.mood.scoring import score_readings
 from memory.mood.topics import topics_of
+from memory.writing.extraction.llm import LlmExtractor
 
 # The evaluation reads each line as a message written now, in UTC (the mood does not depend on either).
 _LLM_READ_AT = datetime(2026, 1, 1, 12, tzinfo=UTC)

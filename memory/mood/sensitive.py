@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from memory.extraction.lexicon import SENSITIVE
-from memory.text_caches import text_cache
+from memory.words.text_caches import text_cache
+from memory.writing.extraction.lexicon import SENSITIVE
 
 _MORE = re.compile(
     r"\b(?:illness|ill|sick|hospital|diagnos\w*|chemo\w*|laid off|got fired|been fired|lost my job|unemployed|"

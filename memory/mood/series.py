@@ -20,7 +20,7 @@ import redis.asyncio as aioredis
 from bot.engine.mood import MOOD_LABELS, MoodPattern, MoodReading, TimedReading
 from bot.engine.prompt.tone import MoodSnapshot
 from bot.errors import UnreadableText
-from memory.crypto import PlainCipher, Sealer, TextCipher
+from memory.privacy.crypto import PlainCipher, Sealer, TextCipher
 
 RETENTION = timedelta(days=400)
 _RECENT = timedelta(days=7)

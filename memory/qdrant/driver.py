@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
-from memory.sparse import SparseTerms
+from memory.words.sparse import SparseTerms
 
 DENSE = "dense"
 SPARSE = "sparse"

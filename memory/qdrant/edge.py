@@ -27,8 +27,8 @@ from memory.qdrant.payload import (
     USER_KEY,
     VALID_TO_TS,
 )
-from memory.sparse import SparseTerms
-from memory.text_caches import WordCache
+from memory.words.sparse import SparseTerms
+from memory.words.text_caches import WordCache
 
 _CONFIG_FILE = "edge_config.json"
 # The write-ahead log only shrinks on flush: flush after this many written points.

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Sequence
 
 from bot.errors import UnreadableText
-from memory.crypto import Sealer, TextCipher
+from memory.privacy.crypto import Sealer, TextCipher
 from memory.qdrant.driver import Hit
 from memory.qdrant.payload import USER_KEY, payload_to_record
 from memory.qdrant.sealed_payload import open_payload

@@ -14,8 +14,8 @@ from typing import Any
 
 from bot.engine.ports import Clock
 from bot.errors import InvalidInput
-from memory.crypto import PlainCipher, Sealer, TextCipher
 from memory.ports import Embedder
+from memory.privacy.crypto import PlainCipher, Sealer, TextCipher
 from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.hit_records import records_of
 from memory.qdrant.ids import canonical_ids, require_user

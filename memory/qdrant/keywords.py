@@ -7,9 +7,9 @@ match. Without one, ids are plain crc32s, as the words themselves are stored in 
 
 from __future__ import annotations
 
-from memory.crypto import Sealer, TextCipher
+from memory.privacy.crypto import Sealer, TextCipher
 from memory.records import MemoryRecord
-from memory.sparse import SparseTerms, encode_document, encode_query
+from memory.words.sparse import SparseTerms, encode_document, encode_query
 
 NOTHING = SparseTerms((), ())
 

@@ -10,7 +10,7 @@ from operator import itemgetter
 from memory.qdrant.driver import RRF_K, Hit, Where
 from memory.qdrant.payload import timestamp
 from memory.records import MemoryRecord
-from memory.sparse import SparseTerms
+from memory.words.sparse import SparseTerms
 
 SEARCH_MODES = ("hybrid", "dense")
 MIN_CANDIDATES = 50  # per retriever, before fusion

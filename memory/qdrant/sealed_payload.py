@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from memory.crypto import Sealer
+from memory.privacy.crypto import Sealer
 from memory.qdrant.payload import FLOAT_FIELDS, KEYWORD_FIELDS
 
 SEALED = "sealed"

@@ -26,7 +26,7 @@ from memory.qdrant.payload import (
     USER_KEY,
     VALID_TO_TS,
 )
-from memory.sparse import SparseTerms
+from memory.words.sparse import SparseTerms
 
 COLLECTION = "souvenir_memories"
 
@@ -227,7 +227,7 @@ async def _create(
     metadata: dict[str, Any] | None = None,
 ) -> None:
     """`metadata` (what built the collection: schema version, embedding model, vector size) is for whoever looks
-    at the cluster; Souvenir itself reads the index in use from Redis (memory/schema.py)."""
+    at the cluster; Souvenir itself reads the index in use from Redis (memory/redis/schema.py)."""
     try:
         await client.create_collection(
             collection,

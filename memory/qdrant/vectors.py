@@ -1,8 +1,8 @@
 """The dense vectors the index already has, so a text is embedded once: embedding is most of a write's cost.
 
 - texts embedded lately: query texts (recall searches twice with one text; consolidation searches for a fact
-  with the text it then writes), texts embedded ahead for a batch of exchanges (memory/ingest.py), and the
-  messages that episodes' vectors are composed of (memory/dense_parts.py: each message is embedded once, then
+  with the text it then writes), texts embedded ahead for a batch of exchanges (memory/writing/ingest.py), and the
+  messages that episodes' vectors are composed of (memory/writing/dense_parts.py: each message is embedded once, then
   lends its vector to the episodes of the messages after it);
 - memories written lately, by id, with the text their vector was made from: an episode rewritten with the
   start of the next message appended keeps the vector it had (the appended words still reach keyword search).
@@ -17,9 +17,9 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import TypeVar
 
-from memory.dense_parts import DenseParts, compose, dense_parts, texts_of
 from memory.ports import Embedder
 from memory.records import MemoryRecord
+from memory.writing.dense_parts import DenseParts, compose, dense_parts, texts_of
 
 # Recent texts whose embedding is kept: a batch's messages and facts (up to 64 exchanges, a few texts each),
 # the messages the next episodes are composed of, and recent queries.

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memory.person_files import PersonFiles
+from memory.privacy.person_files import PersonFiles
 from tests.fakes.chat_process import running_chat
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.souvenir_process import ROOT, run_souvenir

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from memory.person_files import PersonFiles
+from memory.privacy.person_files import PersonFiles
 from tests.fakes.fake_images import tiny_png
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.llm_script import JSON_DEFAULT_REPLY, JsonObject, last_user_text

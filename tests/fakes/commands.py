@@ -11,9 +11,9 @@ from bot.engine.commands.user_commands import UserCommands
 from bot.engine.noop import NoPlanner
 from bot.engine.ports import Clock, MemoryBrowser, MoodHistory, OccasionPlanner, UserDataEraser
 from bot.engine.when.city_zones import Cities
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.profiles import RedisProfiles
-from memory.reply_trail import RedisReplyTrail
+from memory.redis.reply_trail import RedisReplyTrail
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.profiles import RedisProfiles
 from tests.fakes.memory_browser import InMemoryMemoryBrowser
 
 

@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 from aiohttp import web
 
 from bot.engine.safety.crisis import shows_crisis
-from memory.outbox import STREAM
+from memory.writing.outbox import STREAM
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.llm_script import JSON_DEFAULT_REPLY, JsonObject, echo_responder, last_user_text
 

@@ -15,10 +15,10 @@ from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.prompt.persona import Persona
 from bot.llm.images import OpenAIImages
 from bot.llm.openai_chat import OpenAIChatModel
-from memory.picture_quota import RedisPictureQuota
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.picture_quota import RedisPictureQuota
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, StoredDatedEvents
 from tests.fakes.fake_images import tiny_png

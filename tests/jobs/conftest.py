@@ -16,8 +16,8 @@ from bot.engine.ports import Messenger, MoodState
 from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.sweep import Sweeper
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.jobs.fakes import (
     Delivery,

@@ -21,8 +21,8 @@ from bot.config import Settings
 from bot.engine.model import DatedEvent
 from bot.engine.ports import CompletionRequest
 from jobs import Planner, open_proactive_jobs
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.profiles import RedisProfiles
 
 
 class RunningClock:

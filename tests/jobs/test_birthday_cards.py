@@ -19,7 +19,7 @@ from bot.llm.images import OpenAIImages
 from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer
 from jobs.sweep import Sweeper
-from memory.picture_quota import RedisPictureQuota
+from memory.redis.picture_quota import RedisPictureQuota
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.picture_engine import APPEARANCE, AVATAR, PERSONA
 from tests.jobs.conftest import World, WorldFactory

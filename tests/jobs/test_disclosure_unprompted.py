@@ -12,7 +12,7 @@ from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, MonthDay, UserRef, dm_conversation_id
 from bot.engine.texts.say import say
 from bot.persona_file import load_persona
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM, StoredDatedEvents
 from tests.jobs.conftest import World, WorldFactory
 

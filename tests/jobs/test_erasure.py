@@ -11,8 +11,8 @@ from bot.config import Settings
 from bot.engine.model import DatedEvent, MonthDay, UserProfile
 from jobs.due_store import DUE_KEY
 from jobs.planner import Planner
-from memory.erasure import RedisErasureLog
-from memory.redis_stores.profiles import RedisProfiles
+from memory.privacy.erasure import RedisErasureLog
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 
 LEA = "telegram:42"

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from bot.engine.model import MonthDay, UserRef, dm_conversation_id
 from jobs.compose import Composer
 from jobs.sweep import Sweeper
-from memory.identities import RedisIdentities
+from memory.redis.identities import RedisIdentities
 from tests.jobs.conftest import WorldFactory
 from tests.jobs.fakes import RecordingMessenger
 

@@ -18,7 +18,7 @@ import redis.asyncio as aioredis
 from bot.config import Settings
 from bot.engine.model import MonthDay, UserProfile
 from jobs import Planner
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.jobs.fakes import InMemoryDatedEvents
 

@@ -11,8 +11,8 @@ import redis.asyncio as aioredis
 from bot.config import Settings
 from bot.engine.model import MonthDay, UserProfile
 from jobs import Planner, open_proactive_jobs
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.jobs.fakes import FakeMemory, InMemoryDatedEvents, RecordingMessenger, ScriptedLLM
 

@@ -14,8 +14,8 @@ from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.runner import SWEEP_EVERY
 from jobs.sweep import Sweeper
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.jobs.fakes import FakeMemory, InMemoryDatedEvents, RecordingMessenger, ScriptedLLM
 

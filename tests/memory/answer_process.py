@@ -22,10 +22,10 @@ from bot.engine.model import ChatKind, IncomingMessage, UserRef, group_conversat
 from bot.engine.ports import CompletionRequest
 from bot.engine.when.clock import SystemClock
 from bot.persona_file import load_persona
-from memory.conversation_locks import RedisConversationLocks
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.conversation_locks import RedisConversationLocks
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, StoredDatedEvents
 
 

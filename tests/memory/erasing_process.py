@@ -14,7 +14,7 @@ from pathlib import Path
 from memory.qdrant.driver import IndexPoint, Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.payload import CREATED_AT_TS, KIND, SCOPE, USER_KEY
-from memory.sparse import encode_document
+from memory.words.sparse import encode_document
 
 DIMENSION = 8
 

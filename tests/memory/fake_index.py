@@ -15,7 +15,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
-from memory.sparse import tokenize
+from memory.words.sparse import tokenize
 
 DIMENSION = 256
 RRF_K = 60

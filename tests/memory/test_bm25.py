@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.bm25 import bm25_scores, saturated_tf
+from memory.words.bm25 import bm25_scores, saturated_tf
 
 
 def test_a_rare_word_outweighs_a_common_one() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 
 
 async def test_forgetting_one_person_keeps_the_claims_of_a_person_whose_id_extends_theirs(

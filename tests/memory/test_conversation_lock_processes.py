@@ -16,7 +16,7 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
-from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.conversation_window import RedisConversationWindow
 
 ROOT = Path(__file__).resolve().parents[2]
 CONVERSATIONS = ("c1", "c2")

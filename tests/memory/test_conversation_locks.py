@@ -11,8 +11,8 @@ import redis.asyncio as aioredis
 
 from bot.engine.model import ChatTurn
 from bot.errors import ConversationLockLost
-from memory.conversation_locks import RedisConversationLocks, lock_key
-from memory.redis_stores.conversation_window import RedisConversationWindow
+from memory.redis.conversation_locks import RedisConversationLocks, lock_key
+from memory.redis.stores.conversation_window import RedisConversationWindow
 
 AT = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)
 CONVERSATION = "telegram:chat:7"

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.engine.ports import CompletionRequest
-from memory.consolidation import SYSTEM as CONSOLIDATION
 from memory.embedding import UseEmbedder
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.service import LongTermMemoryService
+from memory.writing.consolidation import SYSTEM as CONSOLIDATION
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
 from tests.memory.test_service import ALICE, Chat

@@ -8,7 +8,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.errors import UnreadableText
-from memory.crypto import (
+from memory.privacy.crypto import (
     PersonCipher,
     PlainCipher,
     RedisDataKeys,
@@ -18,7 +18,7 @@ from memory.crypto import (
     rewrap_data_keys,
     seal_json,
 )
-from memory.crypto.keys import CHECK_KEY, data_key_name, master_key_state
+from memory.privacy.crypto.keys import CHECK_KEY, data_key_name, master_key_state
 from tests.fakes.redis_scan import redis_mentions
 
 LEA, MARC = "telegram:4242", "telegram:5151"

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from bot.errors import DataDirInUse
-from memory.data_dir_lock import LOCK_NAME, current_holder, hold_data_dir
+from memory.redis.data_dir_lock import LOCK_NAME, current_holder, hold_data_dir
 from tests.fakes.souvenir_process import ROOT
 
 HOLDER = """
 import sys, time
 from pathlib import Path
-from memory.data_dir_lock import hold_data_dir
+from memory.redis.data_dir_lock import hold_data_dir
 with hold_data_dir(Path(sys.argv[1])):
     print("holding", flush=True)
     sys.stdin.read()

@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 
 from bot.engine.model import ChatTurn, Exchange, IncomingMessage, Reply, UserRef
-from memory.dense_parts import CONTEXT_WEIGHT, compose, dense_parts
-from memory.episodes import episodic_record, with_next, without_words
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import IndexQuery, MemoryKind
 from memory.service import LongTermMemoryService
+from memory.writing.dense_parts import CONTEXT_WEIGHT, compose, dense_parts
+from memory.writing.episodes import episodic_record, with_next, without_words
 from tests.conftest import FakeClock
 from tests.memory.fake_index import DIMENSION, HashingEmbedder
 from tests.memory.test_ingest_batch import ALICE, conversation

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 import redis.asyncio as aioredis
 
-from memory.embedded_redis import embedded_redis, fits_unix_socket
+from memory.redis.embedded import embedded_redis, fits_unix_socket
 
 INTRUDER = """
 import sys, redis

@@ -11,12 +11,12 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from bot.engine.model import ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
-from memory.erasure import RedisErasureLog
+from memory.privacy.erasure import RedisErasureLog
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import IndexQuery, MemoryRecord
 from memory.service import LongTermMemoryService
-from memory.text_caches import cached_texts
+from memory.words.text_caches import cached_texts
 from tests.conftest import FakeClock
 from tests.memory.fake_index import DIMENSION, FakeMemoryIndex, HashingEmbedder
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from memory.extraction.dated import describe_event
-from memory.extraction.offline import extract_offline
 from memory.records import MemoryKind
+from memory.writing.extraction.dated import describe_event
+from memory.writing.extraction.offline import extract_offline
 
 AT = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)  # a Saturday
 

@@ -12,12 +12,12 @@ import redis.asyncio as aioredis
 
 from bot.engine.model import ChatKind, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
 from memory.embedding import UseEmbedder
-from memory.erasure import RedisErasureLog
-from memory.fading import is_digest
+from memory.privacy.erasure import RedisErasureLog
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import MemoryKind, MemoryRecord
 from memory.service import LongTermMemoryService
+from memory.writing.fading import is_digest
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
 

@@ -3,8 +3,8 @@ sentences shares a word with it, is shown whole."""
 
 from __future__ import annotations
 
-from memory.focus import focused
-from memory.lexical import stems
+from memory.recall.focus import focused
+from memory.recall.lexical import stems
 
 DAY_OUT = (
     "We drove up to the lake on Saturday with the whole family and it rained most of the morning. "

@@ -6,7 +6,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.commands.linking import CODE_ALPHABET, CODE_LENGTH, CODES_PER_WINDOW, TRIES_PER_WINDOW, Redeemed
 from bot.engine.model import UserRef
-from memory.identities import RedisIdentities
+from memory.redis.identities import RedisIdentities
 from tests.conftest import FakeClock
 
 TG = UserRef("telegram", "111", "Léa")

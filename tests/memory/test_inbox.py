@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 import redis.asyncio as aioredis
 
 from bot.engine.model import IncomingMessage, UserRef
-from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
-from memory.inbox import RedisInbox
+from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
+from memory.redis.inbox import RedisInbox
 from tests.fakes.redis_scan import redis_mentions
 
 LEA = UserRef("telegram", "4242", "Léa")

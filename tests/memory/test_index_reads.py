@@ -16,7 +16,7 @@ from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.qdrant.payload import record_to_payload
 from memory.qdrant.server import ServerDriver
-from memory.sparse import encode_document, encode_query
+from memory.words.sparse import encode_document, encode_query
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
 from tests.memory.index_memories import ALICE, BOB, add_life, ask, memory

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
+from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
 from memory.qdrant.driver import Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from memory.sparse import K1, encode_document, encode_query, token_id, tokenize
+from memory.words.sparse import K1, encode_document, encode_query, token_id, tokenize
 
 
 def test_words_are_lowercased_accent_folded_and_stopwords_dropped() -> None:
@@ -49,6 +49,6 @@ def test_stopwords_only_give_an_empty_vector() -> None:
 
 def test_ids_are_stable_across_processes() -> None:
     # Python's hash() is salted per process; the token ids must not be.
-    code = "from memory.sparse import token_id; print(token_id('miso'))"
+    code = "from memory.words.sparse import token_id; print(token_id('miso'))"
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert int(other.stdout) == token_id("miso")

@@ -11,7 +11,7 @@ from pathlib import Path
 import redis.asyncio as aioredis
 
 from bot.engine.model import ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, UserRef
-from memory.erasure import RedisErasureLog
+from memory.privacy.erasure import RedisErasureLog
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import IndexQuery, MemoryKind, ScoredMemory

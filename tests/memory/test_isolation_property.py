@@ -34,15 +34,15 @@ from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, IncomingMessage, RecallQuery, UserRef, dm_conversation_id
 from bot.errors import InvalidInput
 from bot.persona_file import load_persona
-from memory.erasure import RedisErasureLog, ShortTermFence
-from memory.identities import RedisIdentities
+from memory.privacy.erasure import RedisErasureLog, ShortTermFence
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.qdrant.server import ServerDriver
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
-from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
+from memory.redis.identities import RedisIdentities
+from memory.redis.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from memory.service import LongTermMemoryService
 from tests.conftest import FakeClock
 from tests.engine.fakes import ScriptedLLM

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
-from memory.crypto import DataKeys, FileKeyStore, KeyStore, PersonCipher, RedisKeyStore, new_master_key
-from memory.crypto.keys import move_data_keys, rewrap_data_keys
+from memory.privacy.crypto import DataKeys, FileKeyStore, KeyStore, PersonCipher, RedisKeyStore, new_master_key
+from memory.privacy.crypto.keys import move_data_keys, rewrap_data_keys
 
 
 @pytest.fixture(params=["file", "redis"])

@@ -9,8 +9,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.errors import ConfigError
-from memory.crypto import FileKeyStore, new_master_key
-from memory.crypto.startup import cipher_for
+from memory.privacy.crypto import FileKeyStore, new_master_key
+from memory.privacy.crypto.startup import cipher_for
 
 
 async def _start(client: aioredis.Redis, master: str, keys: Path) -> None:

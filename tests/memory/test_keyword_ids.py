@@ -18,12 +18,12 @@ import pytest
 import qdrant_edge as qe
 import redis.asyncio as aioredis
 
-from memory.crypto import PersonCipher, RedisDataKeys, TextCipher, new_master_key
+from memory.privacy.crypto import PersonCipher, RedisDataKeys, TextCipher, new_master_key
 from memory.qdrant.driver import SPARSE
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
-from memory.sparse import tokenize
+from memory.words.sparse import tokenize
 from tests.conftest import FakeClock
 
 LEA, MARC = "telegram:4242", "telegram:77"

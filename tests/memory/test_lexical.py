@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory.lexical import keyword_scores, stems
+from memory.recall.lexical import keyword_scores, stems
 from tests.memory.test_recall import _record
 
 

@@ -9,9 +9,9 @@ import pytest
 
 from bot.engine.ports import CompletionRequest
 from bot.errors import LLMUnavailable
-from memory.extraction.json_repair import parse_json_object
-from memory.extraction.llm import LlmExtractor
 from memory.records import MemoryKind
+from memory.writing.extraction.json_repair import parse_json_object
+from memory.writing.extraction.llm import LlmExtractor
 
 AT = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)
 

@@ -9,7 +9,7 @@ from bot.config import Settings
 from memory.evaluation.folds import folds_mean, leave_one_out
 from memory.evaluation.locomo import run_locomo_eval
 from memory.evaluation.scoring import Tally
-from memory.recall import RecallWeights
+from memory.recall.ranking import RecallWeights
 from tests.memory.test_locomo_eval import _sample
 
 

@@ -10,10 +10,10 @@ from datetime import UTC, datetime, timedelta
 import redis.asyncio as aioredis
 
 from bot.engine.mood import MoodPattern, MoodReading, TimedReading
-from memory.extraction.llm import LlmExtractor
 from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.mood.series import RedisMoodSeries
+from memory.writing.extraction.llm import LlmExtractor
 from tests.conftest import FakeClock
 from tests.memory.test_llm_extraction import ScriptedModel
 

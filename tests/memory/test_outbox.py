@@ -15,11 +15,11 @@ import redis.asyncio as aioredis
 
 from bot.engine.model import Exchange, IncomingMessage, Reply, UserRef
 from bot.errors import StoreUnavailable
-from memory.erasure import RedisErasureLog
-from memory.outbox import STREAM, RedisOutbox
-from memory.outbox_worker import OutboxWorker, WorkerOptions
+from memory.privacy.erasure import RedisErasureLog
 from memory.records import MemoryKind, MemoryRecord
 from memory.service import LongTermMemoryService
+from memory.writing.outbox import STREAM, RedisOutbox
+from memory.writing.outbox_worker import OutboxWorker, WorkerOptions
 from tests.memory.fake_index import FakeMemoryIndex
 
 ALICE = UserRef("telegram", "1", "Alice")
@@ -114,7 +114,7 @@ async def test_a_poison_entry_goes_to_the_dead_letters_with_one_log_line(
     recorder = Recorder(lambda e: ValueError("cannot be written") if e.message.text == "poison" else None)
     await outbox.enqueue(exchange("poison", 1))
     await outbox.enqueue(exchange("fine", 2))
-    with caplog.at_level(logging.WARNING, logger="memory.outbox_worker"):
+    with caplog.at_level(logging.WARNING, logger="memory.writing.outbox_worker"):
         async with running(OutboxWorker(outbox, recorder, options=QUICK)):
             await until(lambda: recorder.written == ["fine"])
             await until(outbox.dead_letters)

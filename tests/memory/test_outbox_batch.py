@@ -9,10 +9,10 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engine.model import Exchange
-from memory.outbox import RedisOutbox
-from memory.outbox_worker import OutboxWorker
 from memory.records import MemoryKind
 from memory.service import LongTermMemoryService
+from memory.writing.outbox import RedisOutbox
+from memory.writing.outbox_worker import OutboxWorker
 from tests.memory.fake_index import FakeMemoryIndex
 from tests.memory.test_outbox import QUICK, Recorder, exchange
 
@@ -58,7 +58,7 @@ async def test_a_failed_batch_is_written_one_by_one_and_only_the_poison_entry_is
     for n, text in enumerate(["fine", "poison", "also fine"]):
         await outbox.enqueue(exchange(text, n))
     worker = OutboxWorker(outbox, recorder, options=QUICK, handle_batch=recorder.batch)
-    with caplog.at_level(logging.WARNING, logger="memory.outbox_worker"):
+    with caplog.at_level(logging.WARNING, logger="memory.writing.outbox_worker"):
         for _ in range(10):
             await worker.drain()
     assert recorder.written == ["fine", "also fine"]

@@ -10,8 +10,8 @@ from bot.engine.media.pictures import Picture
 from bot.engine.media.voice_note import VoiceNote
 from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, Reply, UserRef
 from bot.errors import InvalidInput
-from memory.episodes import episodic_record
-from memory.outbox_codec import JsonExchangeCodec
+from memory.writing.episodes import episodic_record
+from memory.writing.outbox_codec import JsonExchangeCodec
 
 AT = datetime(2026, 2, 28, 23, 30, tzinfo=UTC)
 

@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 import pytest
 import redis.asyncio as aioredis
 
-from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
-from memory.outbox import STREAM, RedisOutbox
+from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
+from memory.writing.outbox import STREAM, RedisOutbox
 from tests.memory.test_outbox import ALICE, exchange
 
 SECRET = "my password is tangerine-42"

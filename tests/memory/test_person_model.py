@@ -9,10 +9,10 @@ import redis.asyncio as aioredis
 
 from bot.engine.prompt.person import person_block
 from bot.engine.prompt.person_model import GENTLE, HOME, PERSON, shown_lines
-from memory.extraction.candidates import TOPIC
-from memory.person_model import build_person_model
-from memory.person_model_store import RedisPersonModels
+from memory.person.person_model import build_person_model
+from memory.person.person_model_store import RedisPersonModels
 from memory.records import MemoryKind, MemoryRecord, MemorySource
+from memory.writing.extraction.candidates import TOPIC
 
 NOW = datetime(2026, 3, 20, 12, tzinfo=UTC)
 _ids = iter(range(1000))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.person_values import gentle_topic, gist, has_content, like_value, role, short_quote, worth_a_line
+from memory.person.person_values import gentle_topic, gist, has_content, like_value, role, short_quote, worth_a_line
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,7 @@ from datetime import date
 
 import redis.asyncio as aioredis
 
-from memory.picture_quota import RedisPictureQuota
+from memory.redis.picture_quota import RedisPictureQuota
 
 DAY = date(2026, 7, 1)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import redis.asyncio as aioredis
 
 from bot.engine.conversation.rate_limit import Admission
-from memory.rate_limit import RedisRateLimiter
+from memory.redis.rate_limit import RedisRateLimiter
 from tests.conftest import FakeClock
 
 

@@ -7,12 +7,12 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 from bot.engine.model import RecallQuery
-from memory.episodes import SAID
-from memory.extraction.candidates import PRECISION
-from memory.recall import Ranked, RecallWeights, rank, recency, with_session_prior
+from memory.recall.ranking import Ranked, RecallWeights, rank, recency, with_session_prior
+from memory.recall.selection import select
 from memory.records import MemoryKind, MemoryRecord, MemorySource, ScoredMemory
-from memory.selection import select
 from memory.service import LongTermMemoryService
+from memory.writing.episodes import SAID
+from memory.writing.extraction.candidates import PRECISION
 from tests.memory.fake_index import FakeMemoryIndex
 
 NOW = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)

@@ -13,12 +13,12 @@ from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, Reca
 from bot.engine.ports import CompletionRequest
 from bot.engine.prompt.system import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
-from memory.episodes import NEXT, PREVIOUS, SAID, SAID_ON, said_date
-from memory.lexical import stems
-from memory.recall import Ranked, RecallWeights
+from memory.recall.lexical import stems
+from memory.recall.ranking import Ranked, RecallWeights
+from memory.recall.selection import select
 from memory.records import MemoryKind, MemoryRecord, MemorySource
-from memory.selection import select
 from memory.service import LongTermMemoryService
+from memory.writing.episodes import NEXT, PREVIOUS, SAID, SAID_ON, said_date
 from tests.memory.fake_index import FakeMemoryIndex
 from tests.memory.test_service import ALICE, Chat
 

@@ -18,7 +18,7 @@ from redis.asyncio.sentinel import SentinelConnectionPool
 from bot.app import open_core
 from bot.config import load_settings
 from bot.errors import ConfigError, StoreUnavailable
-from memory.redis_connect import redis_client
+from memory.redis.connect import redis_client
 
 SERVICE = "souvenir-test"
 

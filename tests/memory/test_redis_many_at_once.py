@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.config import load_settings
-from memory.redis_connect import redis_client
+from memory.redis.connect import redis_client
 
 
 async def test_a_thousand_commands_at_once_all_succeed(redis_url: str) -> None:

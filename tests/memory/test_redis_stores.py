@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 import redis.asyncio as aioredis
 
 from bot.engine.model import ChatTurn, MonthDay, UserProfile
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 
 AT = datetime(2026, 2, 28, 23, 59, tzinfo=UTC)
 

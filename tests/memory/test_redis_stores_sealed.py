@@ -14,11 +14,11 @@ from cryptography.fernet import Fernet
 from bot.engine.model import ChatTurn, MonthDay, UserProfile
 from bot.engine.mood import MoodReading, TimedReading
 from bot.engine.ports import DrawnMemory, TrailReply
-from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
 from memory.mood.series import RedisMoodSeries
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.profiles import RedisProfiles
-from memory.reply_trail import RedisReplyTrail
+from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
+from memory.redis.reply_trail import RedisReplyTrail
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.profiles import RedisProfiles
 from tests.fakes.redis_scan import redis_mentions
 
 LEA, MARC = "telegram:4242", "telegram:5151"

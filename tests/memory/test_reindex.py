@@ -18,9 +18,9 @@ from bot.errors import ConfigError
 from memory.index_factory import open_index_driver, open_memory_index
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
-from memory.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
-from memory.schema import SchemaRecord, check_index, embedding_id, migrate
-from memory.sparse import tokenize
+from memory.redis.schema import SchemaRecord, check_index, embedding_id, migrate
+from memory.words.sparse import tokenize
+from memory.writing.reindex import ReindexCheckpoint, copy_index, reconcile, switch_to, target_of
 from tests.conftest import FakeClock
 
 AT = datetime(2026, 3, 1, tzinfo=UTC)
@@ -147,7 +147,7 @@ async def test_a_stale_switch_is_refused(tmp_path: Path, redis_client: aioredis.
 async def test_sealed_memories_are_reembedded_from_their_words_and_stay_sealed(
     tmp_path: Path, redis_client: aioredis.Redis, clock: FakeClock
 ) -> None:
-    from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
+    from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
 
     cipher = PersonCipher(RedisDataKeys(redis_client, new_master_key()))
     old_settings, new_settings = _settings(tmp_path, "model-a"), _settings(tmp_path, "model-b")

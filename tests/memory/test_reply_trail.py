@@ -9,8 +9,8 @@ import pytest
 import redis.asyncio as aioredis
 
 from bot.engine.ports import DrawnMemory, TrailReply
-from memory.erasure import RedisErasureLog
-from memory.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
+from memory.privacy.erasure import RedisErasureLog
+from memory.redis.reply_trail import RedisReplyTrail, TrailForgettingErasureLog
 from tests.fakes.redis_scan import redis_mentions
 
 AT = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)

@@ -8,13 +8,13 @@ from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
-from memory.fading import DIGEST, MESSAGES
+from memory.privacy.voice_archive import VoiceFiles
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import MemoryKind, MemoryRecord, MemorySource
-from memory.retention import EpisodeRetention
 from memory.service import LongTermMemoryService
-from memory.voice_archive import VoiceFiles
+from memory.writing.fading import DIGEST, MESSAGES
+from memory.writing.retention import EpisodeRetention
 from tests.conftest import FakeClock
 from tests.memory.index_fixtures import shared_use_embedder
 

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
+from memory.recall.selection import recalled
 from memory.records import MemoryKind
-from memory.selection import recalled
 from tests.memory.test_recall import _record
 
 

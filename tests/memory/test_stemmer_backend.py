@@ -4,7 +4,7 @@ that stemmed differently from the reference algorithms would silently change wha
 from snowballstemmer.english_stemmer import EnglishStemmer
 from snowballstemmer.french_stemmer import FrenchStemmer
 
-from memory.lexical import stem
+from memory.recall.lexical import stem
 
 WORDS = (
     "researched researching adoption adopted kittens running generously happily painted paintings "

@@ -2,9 +2,9 @@
 
 from dataclasses import dataclass
 
-from memory.lexical import stems
-from memory.sparse import tokenize
-from memory.text_caches import WordCache, cached_texts, forget_cached_texts, per_record
+from memory.recall.lexical import stems
+from memory.words.sparse import tokenize
+from memory.words.text_caches import WordCache, cached_texts, forget_cached_texts, per_record
 
 
 def test_a_word_cache_computes_each_word_once_and_stays_within_its_size() -> None:

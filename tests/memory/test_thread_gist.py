@@ -9,11 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.engine.prompt.person import person_block
-from memory.extraction.candidates import Candidate
-from memory.extraction.llm import GIST_WORDS, LlmExtractor, read_gist
-from memory.person_model import build_person_model
+from memory.person.person_model import build_person_model
 from memory.records import MemoryKind, MemoryRecord, MemorySource
-from memory.thread_gist import GIST, gist_to_keep
+from memory.writing.extraction.candidates import Candidate
+from memory.writing.extraction.llm import GIST_WORDS, LlmExtractor, read_gist
+from memory.writing.thread_gist import GIST, gist_to_keep
 from tests.memory.test_llm_extraction import ScriptedModel
 
 NOW = datetime(2026, 3, 20, 12, tzinfo=UTC)

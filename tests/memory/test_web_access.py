@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import redis.asyncio as aioredis
 
-from memory.web_logins import RedisLoginTokens
-from memory.web_sessions import RedisWebSessions
+from memory.redis.web_logins import RedisLoginTokens
+from memory.redis.web_sessions import RedisWebSessions
 from tests.conftest import FakeClock
 
 ANA, BOB = "discord:4242", "discord:5353"

@@ -1,7 +1,7 @@
 """The person model: what a friend simply knows about someone, in every private reply's prompt.
 
 Long-term memory builds it in the background after each write, by rules over the facts, dates and painful
-topics it extracted (`memory.person_model`), and keeps it ready; a reply reads it in one store read. Each line
+topics it extracted (`memory.person.person_model`), and keeps it ready; a reply reads it in one store read. Each line
 names the memories it came from, so forgetting one memory (or everything) takes the line with it, and
 `/memories why` shows those memories when a reply drew on the block.
 

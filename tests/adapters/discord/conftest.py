@@ -17,7 +17,7 @@ from bot.config import Settings, load_settings
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import IncomingMessage, MemoryItem, Reply
 from bot.errors import StoreUnavailable
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 from tests.conftest import FakeClock
 from tests.fakes.commands import redis_backed_commands
 from tests.fakes.fake_discord import FakeDiscord

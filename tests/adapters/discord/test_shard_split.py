@@ -10,7 +10,7 @@ from adapters.discord import run_discord
 from bot.config import load_settings
 from bot.engine.commands.user_commands import UserCommands
 from bot.errors import ConfigError
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 from tests.adapters.discord.conftest import FAST, EchoEngine, discord_settings
 from tests.fakes import fake_discord_payloads as p
 from tests.fakes.fake_discord import FakeDiscord

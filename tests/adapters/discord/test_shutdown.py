@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 from adapters.discord import run_discord
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import IncomingMessage, Reply
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 from tests.adapters.discord.conftest import FAST, EchoEngine, discord_settings
 from tests.fakes import fake_discord_payloads as p
 from tests.fakes.fake_discord import FakeDiscord

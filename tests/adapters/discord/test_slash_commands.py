@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.model import UserRef
 from bot.engine.ports import DrawnMemory, TrailReply
-from memory.reply_trail import RedisReplyTrail
+from memory.redis.reply_trail import RedisReplyTrail
 from tests.adapters.discord.conftest import Bot
 from tests.fakes import fake_discord_payloads as p
 from tests.fakes.fake_discord_rest import Sent

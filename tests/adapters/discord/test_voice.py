@@ -15,8 +15,8 @@ from bot.engine.media.voice import VoiceLimits
 from bot.engine.media.voice_conversation import VoiceConversation
 from bot.engine.media.voice_messenger import SpeakingMessenger
 from bot.llm.audio import open_audio
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from tests.adapters.discord.conftest import FAST, EchoEngine, discord_settings
 from tests.adapters.discord.test_slash_commands import run
 from tests.conftest import FakeClock

@@ -15,8 +15,8 @@ from adapters.telegram import TelegramMessenger, run_telegram
 from bot.config import Settings
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import IncomingMessage, Reply
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.fakes.commands import redis_backed_commands
 from tests.fakes.fake_telegram import FakeTelegram

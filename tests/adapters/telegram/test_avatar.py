@@ -8,7 +8,7 @@ import redis.asyncio as aioredis
 
 from adapters.telegram.runner import run_telegram
 from bot.avatar import BotAvatar
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 from tests.adapters.telegram.conftest import EchoEngine, build_commands, telegram_settings
 from tests.conftest import FakeClock
 from tests.fakes.fake_telegram import FakeTelegram

@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 
 from adapters.telegram.callbacks import fingerprint
 from bot.engine.ports import DrawnMemory, TrailReply
-from memory.reply_trail import RedisReplyTrail
+from memory.redis.reply_trail import RedisReplyTrail
 from tests.adapters.telegram.conftest import Souvenir
 
 

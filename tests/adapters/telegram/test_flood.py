@@ -14,9 +14,9 @@ from bot.engine.noop import NoDatedEvents
 from bot.engine.ports import CompletionRequest
 from bot.engine.safety.disclosure import DisclosurePolicy
 from bot.persona_file import load_persona
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from tests.adapters.telegram.conftest import build_commands, telegram_settings
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingMemory, RecordingPlanner

@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 
 from adapters.telegram import run_telegram
 from memory.mood.series import RedisMoodSeries
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 from tests.adapters.telegram.conftest import EchoEngine, telegram_settings
 from tests.conftest import FakeClock
 from tests.fakes.commands import redis_backed_commands

@@ -15,7 +15,7 @@ from bot.engine.media.voice_conversation import VoiceConversation
 from bot.engine.media.voice_messenger import SpeakingMessenger
 from bot.errors import UserUnreachable
 from bot.llm.audio import open_audio
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 from tests.adapters.telegram.conftest import Souvenir
 from tests.fakes.audio_samples import opus_stream_info
 from tests.fakes.fake_openai import FakeOpenAI

@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from adapters.telegram import run_telegram
-from memory.redis_stores.message_claims import RedisMessageClaims
+from memory.redis.stores.message_claims import RedisMessageClaims
 from tests.adapters.telegram.conftest import EchoEngine, FakeClock, build_commands, telegram_settings
 from tests.fakes.fake_telegram import FakeTelegram
 

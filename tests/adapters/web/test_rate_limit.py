@@ -14,9 +14,9 @@ from bot.engine.commands.results import CommandResult, MoodChart
 from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
 from bot.engine.person_page import PersonPage, PersonSettings
-from memory.rate_limit import RedisRateLimiter
-from memory.web_logins import RedisLoginTokens
-from memory.web_sessions import RedisWebSessions
+from memory.redis.rate_limit import RedisRateLimiter
+from memory.redis.web_logins import RedisLoginTokens
+from memory.redis.web_sessions import RedisWebSessions
 from tests.adapters.web.browser import browser_session
 from tests.conftest import FakeClock
 

@@ -12,8 +12,8 @@ import redis.asyncio as aioredis
 from aiohttp import web
 
 from adapters.web import BrowserParts, memory_browser_routes
-from memory.web_logins import RedisLoginTokens
-from memory.web_sessions import RedisWebSessions
+from memory.redis.web_logins import RedisLoginTokens
+from memory.redis.web_sessions import RedisWebSessions
 from tests.adapters.web.browser import TELEGRAM_TOKEN, launch_data
 from tests.adapters.web.test_rate_limit import NoMemories
 from tests.conftest import FakeClock

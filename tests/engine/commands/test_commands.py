@@ -12,8 +12,8 @@ import redis.asyncio as aioredis
 
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import ChatTurn, MemoryItem, MonthDay, UserRef, dm_conversation_id
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingPlanner
 from tests.fakes.commands import redis_backed_commands

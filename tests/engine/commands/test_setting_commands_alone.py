@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import UserRef
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.fakes.commands import redis_backed_commands
 from tests.fakes.memory_browser import InMemoryMemoryBrowser

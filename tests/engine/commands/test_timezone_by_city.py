@@ -13,7 +13,7 @@ from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import UserRef
 from bot.engine.when.city_zones import City
 from bot.geonames_cities import GeonamesCities
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.fakes.commands import redis_backed_commands
 from tests.fakes.memory_browser import InMemoryMemoryBrowser

@@ -19,9 +19,9 @@ from bot.engine.model import ChatKind, IncomingMessage, UserRef, dm_conversation
 from bot.engine.noop import NoDatedEvents, NoPlanner
 from bot.engine.ports import CompletionRequest
 from bot.persona_file import load_persona
-from memory.erasure import RedisErasureLog, ShortTermFence
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.reply_trail import RedisReplyTrail
+from memory.privacy.erasure import RedisErasureLog, ShortTermFence
+from memory.redis.reply_trail import RedisReplyTrail
+from memory.redis.stores.message_claims import RedisMessageClaims
 from memory.service import LongTermMemoryService
 from tests.conftest import FakeClock
 from tests.fakes.commands import redis_backed_commands

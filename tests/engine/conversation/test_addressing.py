@@ -11,7 +11,7 @@ import redis.asyncio as aioredis
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.conversation.addressing import learn_addressing
 from bot.engine.model import UserRef
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory, Rig
 from tests.fakes.commands import redis_backed_commands

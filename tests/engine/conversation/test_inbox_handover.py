@@ -9,10 +9,10 @@ import redis.asyncio as aioredis
 
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.persona_file import load_persona
-from memory.inbox import RedisInbox
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.inbox import RedisInbox
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
 from tests.engine.conversation.test_outbox_handover import ListOutbox

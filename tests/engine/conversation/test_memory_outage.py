@@ -11,13 +11,13 @@ import redis.asyncio as aioredis
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.safety.disclosure import DisclosurePolicy
 from bot.persona_file import load_persona
-from memory.outbox import RedisOutbox
-from memory.outbox_worker import OutboxWorker
 from memory.records import MemoryKind
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from memory.service import LongTermMemoryService
+from memory.writing.outbox import RedisOutbox
+from memory.writing.outbox_worker import OutboxWorker
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
 from tests.engine.fakes import RecordingPlanner, ScriptedLLM, StoredDatedEvents

@@ -12,9 +12,9 @@ from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import Exchange
 from bot.engine.noop import NoDatedEvents
 from bot.persona_file import load_persona
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM

@@ -7,7 +7,7 @@ from bot.engine.media.pictures import Picture
 from bot.engine.media.voice_messenger import SpeakingMessenger
 from bot.engine.media.voice_note import VoiceNote
 from bot.engine.model import Reply, UserRef
-from memory.pseudonyms import ResolvingMessenger
+from memory.privacy.pseudonyms import ResolvingMessenger
 
 CARD = Picture(b"\x89PNG\r\n\x1a\nfake", "a cake")
 

@@ -13,7 +13,7 @@ import redis.asyncio as aioredis
 
 from bot.engine.conversation.engine import Engine
 from bot.engine.texts.pictures import say_picture
-from memory.picture_quota import RedisPictureQuota
+from memory.redis.picture_quota import RedisPictureQuota
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
 from tests.engine.fakes import RecordingMemory

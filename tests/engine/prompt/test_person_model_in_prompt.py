@@ -13,10 +13,10 @@ from bot.engine.conversation.small_talk import is_small_talk
 from bot.engine.model import RecalledMemory
 from bot.engine.prompt.person_model import HOME, NAME, PERSON, PersonLine, PersonModel, Source, ThreadLine
 from bot.persona_file import load_persona
-from memory.redis_stores.conversation_window import RedisConversationWindow
-from memory.redis_stores.message_claims import RedisMessageClaims
-from memory.redis_stores.profiles import RedisProfiles
-from memory.reply_trail import RedisReplyTrail
+from memory.redis.reply_trail import RedisReplyTrail
+from memory.redis.stores.conversation_window import RedisConversationWindow
+from memory.redis.stores.message_claims import RedisMessageClaims
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.conftest import MessageFactory
 from tests.engine.fakes import RecordingMemory, RecordingPlanner, ScriptedLLM, StoredDatedEvents

@@ -13,7 +13,7 @@ from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import ChatKind, UserRef
 from bot.engine.safety.age import with_stated_age
 from bot.engine.safety.content_policy import explicit_content_allowed
-from memory.redis_stores.profiles import RedisProfiles
+from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.engine.fakes import RecordingPlanner
 from tests.fakes.commands import redis_backed_commands

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from bot.engine.when import dates
 from bot.engine.when.dates import parse_birthday, resolve_dates
 from bot.errors import InvalidInput
-from memory.extraction.dated import extract_dated
+from memory.writing.extraction.dated import extract_dated
 
 FUZZ = settings(max_examples=200, deadline=None)
 AT = datetime(2026, 3, 14, 12, 0, tzinfo=UTC)  # 2026, 2027 and 2025 have no February 29

@@ -9,8 +9,8 @@ import pytest
 import redis.asyncio as aioredis
 from qdrant_client import AsyncQdrantClient
 
-from memory.crypto import PersonCipher, RedisDataKeys, new_master_key
 from memory.embedding import UseEmbedder
+from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
 from memory.qdrant.driver import IndexDriver
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex

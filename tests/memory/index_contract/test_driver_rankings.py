@@ -6,7 +6,7 @@ import pytest
 
 from memory.qdrant.driver import IndexDriver, IndexPoint, Where
 from memory.qdrant.payload import record_to_payload
-from memory.sparse import encode_document, encode_query
+from memory.words.sparse import encode_document, encode_query
 from tests.memory.index_memories import ALICE, memory
 
 # Local mode says payload indexes are a no-op there; the server backend still creates them.

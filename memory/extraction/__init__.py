@@ -1,5 +1,0 @@
-"""Turning what a person says into candidate memories: offline patterns always, an LLM when available."""
-
-from memory.extraction.candidates import Candidate
-
-__all__ = ["Candidate"]

@@ -1,0 +1,189 @@
+"""What recall shows: the best memories first, each thing said once, a message with the ones said around it.
+
+Ranked candidates are taken best first until the caller's count of excerpts or its word budget is reached:
+- small talk, questions about themself and orders take no line (`memory.recall.worth_showing`);
+- a near-duplicate of a memory shown, or a fact read from a message shown, is left out; a dated event read
+  from a message shown gives that line its date instead of a second line;
+- a message longer than `RecallWeights.focus_over` words shows only its sentences that share a word with the
+  question (`memory.recall.focus`): the budget then holds more of what answers;
+- a message said shortly before or after one shown (by the same person, in the same conversation, at most
+  `RecallWeights.join_apart` messages away) joins it as one excerpt, up to `RecallWeights.excerpt_messages`
+  messages: it costs words, not one of the excerpts. The answer to "did you go anywhere?" is often the next
+  message, and a memory told over two or three messages reads as one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+
+from bot.engine.model import RecalledMemory
+from memory.mood.sensitive import touches_pain
+from memory.recall.focus import focused
+from memory.recall.ranking import DEFAULT_WEIGHTS, Ranked, RecallWeights
+from memory.recall.worth_showing import worth_showing
+from memory.records import MemoryKind, MemoryRecord
+from memory.words.sparse import tokenize
+from memory.words.text_caches import text_cache
+from memory.writing.episodes import adjacent_ids, previous_id, said_date, shown_text
+from memory.writing.extraction.candidates import PRECISION
+
+SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
+
+
+@text_cache(maxsize=32768)
+def _token_set(text: str) -> frozenset[str]:
+    return frozenset(tokenize(text))
+
+
+def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a or not b:
+        return False
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared) >= SIMILAR_TEXT  # |a ∪ b| counted, not built
+
+
+def _sources(record: MemoryRecord) -> set[tuple[str, str]]:
+    return {(record.source.conversation_id, m) for m in record.source.message_ids}
+
+
+@dataclass(slots=True)
+class _Excerpt:
+    shown: list[RecalledMemory] = field(default_factory=list)
+    told: list[MemoryRecord] = field(default_factory=list)  # each shown memory's record, in the same order
+
+    def in_order(self) -> list[RecalledMemory]:
+        """As they were said, the first one starting the excerpt (messages sent in the same second are put in
+        order by which one came before which)."""
+        if len(self.shown) == 1:
+            return self.shown  # most of them: nothing to order, and each shown memory is made with follows=False
+        previous = {r.memory_id: previous_id(r) for r in self.told}
+
+        def earlier_ones(record: MemoryRecord) -> int:
+            count, at = 0, previous[record.memory_id]
+            while at in previous and count < len(previous):
+                count, at = count + 1, previous[at]
+            return count
+
+        pairs = sorted(zip(self.told, self.shown, strict=True), key=lambda p: (p[0].created_at, earlier_ones(p[0])))
+        return [m if i == 0 else replace(m, follows=True) for i, (_, m) in enumerate(pairs)]
+
+
+@dataclass(slots=True)
+class _Selection:
+    limit: int
+    words_left: int
+    question_terms: frozenset[str] = frozenset()
+    weights: RecallWeights = DEFAULT_WEIGHTS
+    excerpts: list[_Excerpt] = field(default_factory=list)
+    kept_tokens: list[frozenset[str]] = field(default_factory=list)
+    kept_sources: set[tuple[str, str]] = field(default_factory=set)
+    shown_episodes: dict[str, _Excerpt] = field(default_factory=dict)
+    next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes said near them
+    by_message: dict[frozenset[tuple[str, str]], tuple[_Excerpt, int]] = field(default_factory=dict)
+
+    def joins(self, record: MemoryRecord) -> _Excerpt | None:
+        """The excerpt a message said shortly before or after one of its messages joins, if it has room. The
+        shown messages' own links are looked up first; a message two after one shown is known by its own
+        (an episode keeps the two before it, but only the one right after it)."""
+        excerpt = self.next_to_shown.get(record.memory_id)
+        if excerpt is None:
+            for memory_id in adjacent_ids(record, self.weights.join_apart):
+                excerpt = excerpt or self.shown_episodes.get(memory_id)
+        return excerpt if excerpt is not None and len(excerpt.shown) < self.weights.excerpt_messages else None
+
+    def consider(self, item: Ranked) -> None:
+        record = item.record
+        full = len(self.excerpts) >= self.limit
+        excerpt = self.joins(record) if record.kind is MemoryKind.EPISODIC else None
+        if excerpt is None and full:
+            return  # all there: only a message said near one shown may still join
+        if not worth_showing(record):
+            return  # small talk, a question about themself: still searchable, but no line of background
+        whole = shown_text(record)
+        text = focused(whole, self.question_terms, self.weights.focus_over)
+        words = text.split()
+        too_long = len(words) > self.words_left
+        if too_long and self.excerpts and record.kind is not MemoryKind.TEMPORAL:
+            # A shorter memory further down may still fit. Checked first: once the budget is nearly spent, most
+            # of the ~170 candidates end here, and comparing each with every line shown cost more than the rest.
+            # (A dated event may still date a message shown, below, whatever its own length.)
+            return
+        tokens = _token_set(whole)
+        if any(_similar(tokens, seen) for seen in self.kept_tokens):
+            return
+        sources = _sources(record)
+        if record.kind is not MemoryKind.TEMPORAL and sources and sources <= self.kept_sources:
+            return  # read from a message already shown: its words are already there
+        if record.kind is MemoryKind.TEMPORAL and self._dates_its_message(record):
+            return  # the message is shown, now with the date it gives: not a second line for one thing
+        if too_long:
+            if self.excerpts:
+                return  # a shorter memory further down may still fit
+            text = " ".join(words[: self.words_left]) + " …"
+        self.kept_sources |= sources
+        self.kept_tokens.append(tokens)
+        self.words_left -= min(len(words), self.words_left)
+        if excerpt is None:
+            excerpt = _Excerpt()
+            self.excerpts.append(excerpt)
+        if record.kind is MemoryKind.EPISODIC:
+            if sources and text == whole:  # a message cut short may no longer say what is dated
+                self.by_message[frozenset(sources)] = (excerpt, len(excerpt.shown))
+            self.shown_episodes[record.memory_id] = excerpt
+            for memory_id in adjacent_ids(record, self.weights.join_apart):
+                self.next_to_shown.setdefault(memory_id, excerpt)
+        excerpt.shown.append(recalled(record, text, item.score))
+        excerpt.told.append(record)
+
+    def _dates_its_message(self, event: MemoryRecord) -> bool:
+        """A dated event read from a message already shown gives that line its date ("My birthday is March 14."
+        then says when it comes back) rather than a second line; a message's second event keeps its own line."""
+        place = self.by_message.pop(frozenset(_sources(event)), None)
+        if place is None:
+            return False
+        dated = recalled(event, "", 0.0)
+        if dated.on is None:
+            return False
+        excerpt, index = place
+        excerpt.shown[index] = replace(excerpt.shown[index], on=dated.on, precision=dated.precision,
+                                       yearly=dated.yearly)  # fmt: skip
+        return True
+
+
+def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: frozenset[str] = frozenset(),
+           weights: RecallWeights = DEFAULT_WEIGHTS) -> list[RecalledMemory]:  # fmt: skip
+    """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
+    messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
+    selection = _Selection(limit, max_words, question_terms, weights)
+    for item in ranked:
+        if selection.words_left <= 0:
+            break
+        selection.consider(item)
+    return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
+
+
+def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
+    """A record as the prompt shows it, with what it needs to say when it was told and when it happens."""
+    on = None
+    if record.kind is MemoryKind.TEMPORAL and record.local_date:
+        try:
+            on = date.fromisoformat(record.local_date)
+        except ValueError:
+            pass  # stale data: the prompt falls back to event_at
+    precision = record.attributes.get(PRECISION, "day")
+    if (said := said_date(record, text)) is not None:
+        on, precision = said  # "next month" as it was then, not as it sounds now
+    return RecalledMemory(
+        record.memory_id,
+        record.kind.value,
+        text,
+        round(score, 4),
+        record.event_at,
+        told_at=record.created_at,
+        on=on,
+        precision=precision,
+        yearly=record.recurrence == "yearly",
+        # Marked when extracted; a message (an episode) that speaks of it is just as painful.
+        sensitive=record.attributes.get("sensitive") == "true" or touches_pain(text),
+    )
