@@ -413,7 +413,7 @@ async def open_core(settings: Settings, *, clock: Clock | None = None) -> AsyncI
         )
         view = MemoryView(commands=commands, memories=memory, profiles=profiles, planner=planner, clock=clock,
                           default_timezone=settings.default_timezone, person_models=memory.person_models,
-                          dated_events=memory)  # fmt: skip
+                          dated_events=memory, trail=trail)  # fmt: skip
         browser = _memory_browser(settings, view, web_sessions, RedisLoginTokens(client, clock), client, clock)
         if lock is not None:
             # The operator CLI asks this process rather than opening the embedded stores a second time.

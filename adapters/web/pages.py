@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aiohttp import web
 
@@ -42,9 +43,18 @@ def _shown(memory: ShownMemory, parts: BrowserParts, lang: str) -> dict[str, Any
     }
 
 
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ValueError, ZoneInfoNotFoundError):
+        return ZoneInfo("UTC")
+
+
 def _about(page: PersonPage, parts: BrowserParts, lang: str) -> dict[str, Any]:
     settings = page.settings
-    today = parts.clock.now().date()
+    now = parts.clock.now()
+    today = now.date()
+    zone = _zone(settings.timezone)
     switch = {True: say("on", lang), False: say("off", lang)}
     return {
         "dates": [
@@ -62,6 +72,11 @@ def _about(page: PersonPage, parts: BrowserParts, lang: str) -> dict[str, Any]:
         ],
         "why": [m.text for m in page.why],
         "why_text": page.why_text,
+        "replies": [
+            {"when": f"{relative(r.at, now, lang)}, {r.at.astimezone(zone):%H:%M}", "at": r.at.isoformat(),
+             "memories": [m.text for m in r.memories]}
+            for r in page.replies
+        ],
     }  # fmt: skip
 
 

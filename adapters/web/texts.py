@@ -144,6 +144,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "tomorrow": {"en": "tomorrow", "fr": "demain"},
     "why": {"en": "Why I said that", "fr": "Pourquoi j'ai dit ça"},
     "why_header": {"en": "My last reply drew on:", "fr": "Ma dernière réponse s'appuyait sur :"},
+    "why_reply": {"en": " — my reply drew on:", "fr": " — ma réponse s'appuyait sur :"},
+    "why_reply_none": {"en": "It drew on no memory of yours.", "fr": "Elle ne s'appuyait sur aucun de tes souvenirs."},
     "settings": {"en": "Your settings", "fr": "Tes réglages"},
     "settings_help": {
         "en": "Change them in the chat: /timezone, /language, /checkins, /groups, /voice, /birthday.",

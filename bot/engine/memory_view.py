@@ -20,8 +20,8 @@ from bot.engine.commands.results import CommandResult, MoodChart
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.conversation.message_text import clean_message_text
 from bot.engine.model import MemoryItem, MemoryPage, UserRef
-from bot.engine.person_page import PersonPage, dates_ahead, person_settings
-from bot.engine.ports import Clock, DatedEvents, MemoryBrowser, OccasionPlanner, ProfileStore
+from bot.engine.person_page import SHOWN_REPLIES, PersonPage, dates_ahead, person_settings
+from bot.engine.ports import Clock, DatedEvents, MemoryBrowser, OccasionPlanner, ProfileStore, ReplyTrail
 from bot.engine.texts.say import say
 
 _MAX_CORRECTION_CHARS = 4000
@@ -109,7 +109,9 @@ class MemoryView:
         default_timezone: str,
         person_models: PersonModelEditor | None = None,
         dated_events: DatedEvents | None = None,
+        trail: ReplyTrail | None = None,
     ) -> None:
+        self._trail = trail  # None: "why" shows the last reply only, as /memories why does
         self._dated_events = dated_events  # None: the dates ahead are the profile birthday only
         self._commands = commands
         self._memories = memories
@@ -172,11 +174,13 @@ class MemoryView:
         today = self._clock.now().astimezone(ZoneInfo(zone)).date()
         events = await self._dated_events.dated_events(user.key) if self._dated_events is not None else []
         why = await self._commands.why(user, None, shown=False)
+        replies = await self._trail.recent_replies(user.key) if self._trail is not None else []
         return PersonPage(
             person_settings(profile, self._default_timezone, language),
             dates_ahead(profile, events, today),
             why.memories,
             why.text,
+            tuple(sorted(replies, key=lambda r: r.at, reverse=True)[:SHOWN_REPLIES]),
         )
 
     async def correct(self, user: UserRef, memory_id: str, text: str) -> CommandResult:

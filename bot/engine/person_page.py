@@ -8,10 +8,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from bot.engine.model import DatedEvent, UserProfile
-from bot.engine.ports import DrawnMemory
+from bot.engine.ports import DrawnMemory, TrailReply
 from bot.engine.when.relative_time import next_yearly
 
 MAX_DATES = 12
+SHOWN_REPLIES = 5  # "why did you say that?": the last few replies, in every conversation
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,7 @@ class PersonPage:
     dates: tuple[DateAhead, ...]
     why: tuple[DrawnMemory, ...]  # the memories the last reply drew on ("why did you say that?")
     why_text: str  # the chat's /memories why answer, for when it drew on none
+    replies: tuple[TrailReply, ...] = ()  # the last few replies, newest first, each with what it drew on
 
 
 def dates_ahead(profile: UserProfile, events: Sequence[DatedEvent], today: date) -> tuple[DateAhead, ...]:

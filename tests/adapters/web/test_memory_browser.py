@@ -240,7 +240,10 @@ async def test_dates_settings_and_why_come_with_the_memories(redis_url: str, dat
         assert (await core.commands.set_birthday(ANA, "March 20")).ok
         assert (await core.commands.set_checkins(ANA, "on")).ok
         assert (await core.commands.remember(ANA, "My cat is called Miso")).ok
+        assert (await core.commands.remember(ANA, "My boat is called Zanzibar")).ok
         await say(core, clock, "Tell me about Miso, my cat", ANA)
+        clock.advance(minutes=5)
+        await say(core, clock, "And my boat Zanzibar?", ANA)
 
         assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
         _, html = await page(browser, web)
@@ -248,7 +251,10 @@ async def test_dates_settings_and_why_come_with_the_memories(redis_url: str, dat
         dates = html[html.index('id="dates-title"') : html.index('id="why-title"')]
         assert "in 6 days</time> — Your birthday" in dates
         why = html[html.index('id="why-title"') : html.index('id="memories-title"')]
-        assert "My last reply drew on:" in why and "My cat is called Miso" in why
+        replies = why.split("<li><p>")[1:]  # the last replies, newest first, each with what it drew on
+        assert len(replies) == 2
+        assert "today, 13:07</time> — my reply drew on:" in replies[0] and "Zanzibar" in replies[0]  # Paris time
+        assert "today, 13:01</time>" in replies[1] and "My cat is called Miso" in replies[1]
         settings = html[html.index('id="settings-title"') :]
         assert "<dt>Time zone</dt><dd>Europe/Paris</dd>" in settings
         assert "<dt>Check-ins</dt><dd>on</dd>" in settings and "<dt>Voice replies</dt><dd>off</dd>" in settings
