@@ -1,6 +1,7 @@
 """The memory browser in a real browser (headless Chromium, driven by Selenium): opened as Telegram opens a Mini
-App, with signed launch data in the address's fragment, and from Discord's link; a memory corrected and one
-forgotten by clicking and typing, and the changes seen in the chat's /memories through the fake Bot API.
+App, with signed launch data in the address's fragment, and from the link Discord's `/memories web` answers (through
+the fake Discord gateway and REST API); a memory corrected and one forgotten by clicking and typing, and the
+changes seen in the chat's /memories through the fake Bot API or the fake Discord.
 
 Skipped, saying why, where Chromium and its driver are not installed (`apt-get install chromium
 chromium-driver`, as `.ci/run` does).
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import socket
 from collections.abc import Iterator
@@ -23,7 +25,10 @@ from bot.app import open_platforms_and_jobs
 from bot.engine.model import UserRef
 from tests.adapters.web.browser import TELEGRAM_TOKEN, launch_data, served
 from tests.conftest import FakeClock
+from tests.fakes import fake_discord_payloads as payloads
+from tests.fakes.fake_discord import FakeDiscord
 from tests.fakes.fake_telegram import FakeTelegram
+from tests.test_link_both_platforms import answered
 
 CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(
@@ -72,14 +77,32 @@ def _memory(driver: Any, text: str) -> Any:
     return driver.find_element(By.XPATH, f"//li[contains(@class,'memory')][p[@class='text'][.='{text}']]")
 
 
-def correct_and_forget(driver: Any, launch_url: str, shots: Path) -> str:
+def correct_and_forget(driver: Any, launch_url: str, shots: Path | None) -> str:
     """What a person does on the page, in the browser (a thread: Selenium waits, the bot's loop serves)."""
     from selenium.webdriver.common.by import By
 
     driver.get(launch_url)
     _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
     assert "tgWebAppData" not in driver.current_url  # the launch data left the address bar
-    driver.save_screenshot(str(shots / "memory-browser.png"))
+    return _correct_and_forget_on_the_page(driver, shots)
+
+
+def correct_and_forget_from_a_link(driver: Any, link: str) -> str:
+    """Discord's way in: the single-use link, its button, then the same as on Telegram."""
+    from selenium.webdriver.common.by import By
+
+    driver.get(link)
+    driver.find_element(By.CSS_SELECTOR, "button.primary").click()
+    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
+    assert link.rpartition("/")[2] not in driver.current_url  # the page's address holds no token
+    return _correct_and_forget_on_the_page(driver, None)
+
+
+def _correct_and_forget_on_the_page(driver: Any, shots: Path | None) -> str:
+    from selenium.webdriver.common.by import By
+
+    if shots is not None:
+        driver.save_screenshot(str(shots / "memory-browser.png"))
     paris = _memory(driver, "I live in Paris")
     paris.find_element(By.TAG_NAME, "summary").click()
     box = paris.find_element(By.TAG_NAME, "textarea")
@@ -89,9 +112,10 @@ def correct_and_forget(driver: Any, launch_url: str, shots: Path) -> str:
     _until(driver, lambda d: "notice=corrected" in d.current_url)
     old = _memory(driver, "I live in Paris").text
     assert "no longer true" in old and "I live in Lyon" in old, old
-    driver.set_window_size(412, 1900)  # the whole page, as a phone scrolls through it
-    driver.save_screenshot(str(shots / "memory-browser-corrected.png"))
-    driver.set_window_size(412, 915)
+    if shots is not None:
+        driver.set_window_size(412, 1900)  # the whole page, as a phone scrolls through it
+        driver.save_screenshot(str(shots / "memory-browser-corrected.png"))
+        driver.set_window_size(412, 915)
     _memory(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
     _until(driver, lambda d: "notice=forgot" in d.current_url)
     return str(driver.find_element(By.TAG_NAME, "main").text)
@@ -127,6 +151,33 @@ async def test_a_telegram_launch_corrects_and_forgets_in_a_real_browser(
             [listing] = telegram.texts(ANA)
             assert "I live in Lyon" in listing and "Miso" not in listing
             assert "I live in Paris (no longer true)" in listing
+
+
+async def test_a_discord_link_from_slash_memories_corrects_and_forgets_in_a_real_browser(
+    chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeTelegram(token=TELEGRAM_TOKEN) as telegram, FakeDiscord.running() as discord:
+        port = _free_port()
+        async with served(
+            redis_url, data_dir, clock, port=port, telegram_api_url=telegram.api_root, discord_token="fake-token",
+            discord_api_url=discord.api_root, discord_gateway_url=discord.gateway_url,
+        ) as web:  # fmt: skip
+            lea = payloads.user("Léa")
+            person = UserRef("discord", str(lea["id"]), "Léa")
+            assert (await web.core.commands.remember(person, "I live in Paris")).ok
+            assert (await web.core.commands.remember(person, "My cat is called Miso")).ok
+            async with open_platforms_and_jobs(web.core):
+                [answer] = await answered(discord, await discord.slash(lea, "memories", {"page": "web"}))
+                assert answer.ephemeral, answer
+                link = re.search(r"http://\S+/memories/discord/\S+", answer.content)
+                assert link is not None, answer.content
+
+                page = await asyncio.to_thread(correct_and_forget_from_a_link, chromium, link.group(0))
+
+                assert "Forgotten." in page and "Miso" not in page
+                [listing] = await answered(discord, await discord.slash(lea, "memories"))
+            assert "I live in Lyon" in listing.content and "Miso" not in listing.content
+            assert "I live in Paris (no longer true)" in listing.content
 
 
 async def test_a_discord_link_opens_the_page_in_a_real_browser(
