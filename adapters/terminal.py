@@ -7,12 +7,14 @@ import logging
 import sys
 import threading
 import uuid
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Protocol, TextIO, runtime_checkable
 
 from adapters.terminal_pictures import PictureHandler, save_picture
 from adapters.terminal_prompt import TerminalPrompt, printed_above_prompt
+from bot.engine.browser_texts import asks_browser, say_browser
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.commands.why import asks_why
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
@@ -26,7 +28,20 @@ _TEXTS = {
         "en": "(I'm still writing your last message down; it will show in a moment.)",
         "fr": "(Je suis encore en train de noter ton dernier message ; il apparaîtra dans un instant.)",
     },
+    "browser_unset": {
+        "en": "The memory page is off: set SOUVENIR_PUBLIC_URL=http://127.0.0.1:8080 and SOUVENIR_HTTP_PORT=8080 to "
+        "open it on this machine.",
+        "fr": "La page des souvenirs est désactivée : mets SOUVENIR_PUBLIC_URL=http://127.0.0.1:8080 et "
+        "SOUVENIR_HTTP_PORT=8080 pour l'ouvrir sur cette machine.",
+    },
+    "browser_elsewhere": {
+        "en": "From the terminal, the memory page opens on this machine only, and SOUVENIR_PUBLIC_URL is not a "
+        "loopback address (http://127.0.0.1:…).",
+        "fr": "Depuis le terminal, la page des souvenirs ne s'ouvre que sur cette machine, et SOUVENIR_PUBLIC_URL "
+        "n'est pas une adresse locale (http://127.0.0.1:…).",
+    },
 }
+BrowserLink = Callable[[UserRef], Awaitable[str]]
 
 PLATFORM = "terminal"
 _PAGE_SIZE = 10
@@ -62,7 +77,13 @@ class TerminalChat:
         stdout: TextIO = sys.stdout,
         files_dir: Path | None = None,
         follow_ups: FollowUps | None = None,
+        browser_link: BrowserLink | None = None,
+        browser_elsewhere: bool = False,
     ) -> None:
+        """`browser_link`: makes a single-use link to the memory page, served on this machine (None: it is off, and
+        `browser_elsewhere` says it is set up on a public address the terminal's person cannot be sent to)."""
+        self._browser_link = browser_link
+        self._browser_elsewhere = browser_elsewhere
         self._engine = engine
         self._commands = commands
         self._clock = clock
@@ -217,6 +238,8 @@ class TerminalChat:
             self._print(why.text)
             for n, memory in enumerate(why.memories, start=1):
                 self._print(f"   #{n} id {memory.memory_id}")
+        elif name == "memories" and asks_browser(argument):
+            await self._browser()
         elif name == "profile":
             self._print((await commands.set_profile(user, argument)).text)
         elif name == "age":
@@ -244,6 +267,14 @@ class TerminalChat:
                 self._print(data.decode())
         else:
             self._print(await commands.help_text(user))
+
+    async def _browser(self) -> None:
+        """/memories web: a link to open in a browser on this machine, once, within 10 minutes; or why there is none."""
+        language = await self._commands.language_of(self._user)
+        if self._browser_link is not None:
+            self._print(say_browser("browser_link", language, url=await self._browser_link(self._user)))
+        else:
+            self._print(say_in(_TEXTS, "browser_elsewhere" if self._browser_elsewhere else "browser_unset", language))
 
     async def _export_to(self, path: str, data: bytes) -> None:
         """A path that cannot be written (no such folder, no permission, a directory) is said so, plainly."""

@@ -44,10 +44,14 @@ def discord_login_url(public_url: str, token: str) -> str:
 
 
 def login_links(parts: BrowserParts) -> Callable[[UserRef], Awaitable[str]]:
-    """Makes `/memories web`'s link for an account: a fresh single-use token each time."""
+    """Makes `/memories web`'s link for an account: a fresh single-use token each time (Discord's, or the terminal
+    chat's where the public URL is a loopback one)."""
 
     async def link(user: UserRef) -> str:
         account = (await parts.memories.person(user)).account_key  # a pseudonym's, with pseudonymous keys
-        return discord_login_url(parts.public_url, await parts.logins.issue(account))
+        token = await parts.logins.issue(account)
+        if user.platform == "terminal":
+            return parts.public_url.rstrip("/") + MOUNT + "/terminal/" + token
+        return discord_login_url(parts.public_url, token)
 
     return link

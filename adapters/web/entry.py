@@ -4,9 +4,12 @@ preview that fetches the page burns nothing)."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+from urllib.parse import urlsplit
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from adapters.web.guard import account_of, open_session
 from adapters.web.launch_data import read_launch_data
@@ -38,21 +41,43 @@ def entry_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         await open_session(parts, response, UserRef("telegram", launch.user_id), base, framed=True)
         return response
 
-    async def discord_page(request: web.Request) -> web.Response:
-        return render("discord.html", _asked_language(request), base, token=request.match_info["token"])
+    def link_page(platform: str) -> Handler:
+        async def page(request: web.Request) -> web.Response:
+            return render("discord.html", _asked_language(request), base, token=request.match_info["token"],
+                          action=f"{base}/{platform}/session")  # fmt: skip
 
-    async def discord_session(request: web.Request) -> web.Response:
-        form = await request.post()
-        account_key = await parts.logins.redeem(str(form.get("token", "")))
-        if account_key is None or not account_key.startswith("discord:"):
-            return render("message.html", _asked_language(request), base, status=403, key="expired")
-        response = web.HTTPSeeOther(f"{base}/")
-        await open_session(parts, response, account_of(account_key), base)
-        raise response
+        return page
 
-    return [
+    def link_session(platform: str) -> Handler:
+        async def session(request: web.Request) -> web.Response:
+            form = await request.post()
+            account_key = await parts.logins.redeem(str(form.get("token", "")))
+            if account_key is None or not account_key.startswith(f"{platform}:"):
+                return render("message.html", _asked_language(request), base, status=403, key="expired")
+            response = web.HTTPSeeOther(f"{base}/")
+            await open_session(parts, response, account_of(account_key), base)
+            raise response
+
+        return session
+
+    routes = [
         web.get("/telegram", telegram_page),
         web.post("/telegram/session", telegram_session),
-        web.get("/discord/{token}", discord_page),
-        web.post("/discord/session", discord_session),
+        web.get("/discord/{token}", link_page("discord")),
+        web.post("/discord/session", link_session("discord")),
     ]
+    if is_loopback(parts.public_url):  # the terminal chat's link: only where the page is this machine's alone
+        routes += [web.get("/terminal/{token}", link_page("terminal")),
+                   web.post("/terminal/session", link_session("terminal"))]  # fmt: skip
+    return routes
+
+
+def is_loopback(public_url: str) -> bool:
+    """A public URL only this machine reaches (localhost, 127.0.0.0/8, ::1)."""
+    host = (urlsplit(public_url).hostname or "").strip("[]")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from bot.config import Settings
@@ -55,15 +57,35 @@ async def _chat(args: argparse.Namespace, settings: Settings) -> int:
 
     model = f"{settings.llm_provider} model {settings.resolved_llm_model}"
     print(f"Souvenir: {model} at {settings.llm_base_url or 'its default URL'}; data in {settings.data_dir}")
-    async with open_core(settings) as core:
+    async with open_core(settings) as core, _local_memory_page(core) as browser_link:
         chat = TerminalChat(
             engine=core.conversation or core.engine, commands=core.commands, clock=core.clock, user_name=args.user,
             # What is written for the person (charts, voice replies, pictures) is theirs: /forget all erases it.
             files_dir=core.person_files.folder_of(UserRef("terminal", args.user, args.user).key) if core.person_files
             else settings.data_dir, follow_ups=core.front_ends,
+            browser_link=browser_link, browser_elsewhere=core.browser is not None and browser_link is None,
         )  # fmt: skip
         await chat.run()
     return 0
+
+
+@asynccontextmanager
+async def _local_memory_page(core: Any) -> AsyncIterator[Any]:
+    """While the chat runs, the memory page served on SOUVENIR_HTTP_PORT when SOUVENIR_PUBLIC_URL is a loopback
+    address (the terminal's person is on this machine); yields what makes `/memories web`'s single-use link, or
+    None when the page is off or set up on a public address."""
+    if core.browser is None:
+        yield None
+        return
+    from adapters.web.app import login_links
+    from adapters.web.entry import is_loopback
+    from bot.app import open_status_server
+
+    if not is_loopback(core.browser.public_url):
+        yield None
+        return
+    async with open_status_server(core):
+        yield login_links(core.browser)
 
 
 async def _doctor(args: argparse.Namespace, settings: Settings) -> int:

@@ -69,3 +69,13 @@ async def test_a_discord_links_session_stays_strict(behind_https: tuple[BrowserP
             assert response.status == 303
             attributes = _attributes(response.headers["Set-Cookie"])
     assert {"httponly", "secure", "samesite=strict"} <= attributes and "partitioned" not in attributes
+
+
+async def test_on_a_public_address_the_terminal_chats_link_does_not_exist(
+    behind_https: tuple[BrowserParts, str],
+) -> None:
+    parts, base = behind_https
+    token = await parts.logins.issue("terminal:lea")
+    async with aiohttp.ClientSession() as client:
+        async with client.post(f"{base}/terminal/session", data={"token": token}) as response:
+            assert response.status in (404, 405)  # served for a loopback public URL only
