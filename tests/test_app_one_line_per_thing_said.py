@@ -50,3 +50,25 @@ async def test_a_feeling_and_the_message_it_was_read_from_are_one_line_after_a_p
     assert "<thread>" not in later  # a minute on: the feeling is background again, once
     assert later.count("make them anxious") + later.count("make me anxious") == 1, later
     assert later.count("my divorce") == 1, later
+
+
+async def test_what_the_window_holds_is_not_recalled_again_until_a_pause(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    said = ("My cat Miso only eats tuna.", "My sister Claire plays the cello in an orchestra.")
+    async with FakeOpenAI() as llm:
+        async with companion(_settings(redis_url, data_dir, llm, extraction=False), clock) as core:
+            for text in (*said, "I went to the market and bought apples."):
+                await say(core, clock, text)
+            await say(core, clock, "what does Miso eat, and what does Claire play?")
+            now = llm.bodies[-1]
+            clock.advance(hours=5)
+            await say(core, clock, "what does Miso eat, and what does Claire play?")
+            after_a_pause = _system(llm)
+
+    turns = [str(m["content"]) for m in now["messages"][1:]]
+    system = str(now["messages"][0]["content"])
+    for text in said:
+        assert text in turns, turns  # the conversation says it word for word…
+        assert text not in system, system  # …so the memories block does not say it again
+        assert after_a_pause.count(text) == 1, after_a_pause  # a new talk: it is background, once

@@ -4,14 +4,16 @@ painful loss, is what a friend knows when the person just says "hi!" after a res
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 from bot.engine.model import UserRef
 from tests.conftest import FakeClock
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.redis_scan import redis_mentions
-from tests.test_app_erasure import _settings, companion, say
+from tests.test_app_erasure import _settings, companion, message, say
 
 SAM = UserRef("telegram", "7070", "sam_77")
 LEA = UserRef("telegram", "8080", "lea_b")
@@ -54,6 +56,7 @@ async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_english(
                 assert fact in block, (fact, block)
             assert "wedding" in block or "married" in block
             assert "Paris" not in block  # the old city left the moment the new one was told
+            assert "Paris" not in system.replace("(Europe/Paris)", ""), system  # nor is it anywhere else in the prompt
             assert "passed away" not in block.split("Be gentle about", 1)[0]  # the loss only as gentleness
             assert "Be gentle about" in block and system.count("passed away") == 1  # nothing recalled for "hi!"
             assert "Hard times (for your tone, never say it): Sundays" in block  # a pattern, as tone
@@ -101,7 +104,7 @@ async def test_after_a_restart_a_greeting_gets_what_a_friend_knows_in_french(
             for fact in ("Léa", "Miso", "infirmière", "Lyon", "Claire", "Habite à"):
                 assert fact in block, (fact, block)
             assert "mariage" in block or "marie" in block
-            assert "Paris" not in block
+            assert "Paris" not in block and "Paris" not in system.replace("(Europe/Paris)", ""), system
             assert "décédé" not in block.split("Avec douceur", 1)[0]
             assert "Avec douceur" in block and system.count("décédé") == 1
             assert "Moments difficiles (pour le ton, sans jamais le dire) : les dimanches" in block, block
@@ -213,3 +216,33 @@ async def test_with_the_model_extraction_its_facts_make_the_block_and_it_makes_n
             for fact in ("Sam", "Rex (dog)", "nurse", "Lyon", "Claire (sister)", "wedding"):
                 assert fact in block, (fact, block)
             assert "Paris" not in block
+
+
+async def test_the_block_is_built_in_the_background_and_a_slow_build_holds_no_reply(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        async with companion(_settings(redis_url, data_dir, llm, extraction=False), clock) as core:
+            keeper = getattr(core.memory, "person_models", None)  # what rebuilds the block after a write
+            assert keeper is not None
+            build, building, release = keeper.rebuild, asyncio.Event(), asyncio.Event()
+
+            async def slow_build(*args: Any, **kwargs: Any) -> None:
+                building.set()
+                await release.wait()
+                await build(*args, **kwargs)
+
+            keeper.rebuild = slow_build
+            try:
+                told = await asyncio.wait_for(core.engine.handle(message(clock, "My dog is called Rex.", SAM)), 30)
+                await asyncio.wait_for(building.wait(), 30)  # after the reply, the write asks for a build…
+                clock.advance(hours=5)
+                hello = await asyncio.wait_for(core.engine.handle(message(clock, "hi!", SAM)), 30)  # …held by no reply
+                assert told is not None and hello is not None and not hello.fallback
+                assert "Rex" not in _block(_system(llm))  # not built on the way to that reply either
+            finally:
+                release.set()
+            await core.engine.drain()
+            clock.advance(hours=5)
+            await say(core, clock, "hi!", SAM)
+            assert "Rex (dog)" in _block(_system(llm))

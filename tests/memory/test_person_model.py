@@ -166,3 +166,63 @@ def test_someone_named_once_is_shown_by_name_and_someone_never_named_by_who_they
     model = build_person_model("telegram:1", facts, [], NOW, "UTC")
     [(text, _)] = shown_lines(model, "en", NOW.date())
     assert text == "People and animals: Priya (wife), kids"
+
+
+def test_a_superseded_fact_leaves_the_model_even_when_it_was_told_last() -> None:
+    """Current facts only: a fact set aside or replaced says nothing, whichever was told last."""
+    paris = _record("I live in Paris", label="home", topic="Paris", days_ago=0.5, superseded=True)
+    nurse = _record("I work as a nurse at Saint-Luc", days_ago=1, superseded=True)
+    teacher = _record("I work as a teacher at the lycée", days_ago=2)
+    lyon = _record("I live in Lyon", label="home", topic="Lyon", days_ago=3)
+    model = build_person_model("telegram:1", _newest_first(paris, nurse, teacher, lyon), [], NOW, "UTC")
+    shown = str(shown_lines(model, "en", NOW.date()))
+    assert "Lives in Lyon" in shown and "teacher" in shown, shown
+    assert "Paris" not in shown and "nurse" not in shown, shown
+
+
+def test_a_full_life_is_cut_to_120_words_keeping_who_they_are_and_what_to_be_gentle_about() -> None:
+    people = [("sister", "Claire"), ("brother", "Hugo"), ("dog", "Rex"), ("cat", "Miso"), ("mother", "Anne"),
+              ("father", "Paul"), ("friend", "Nadia"), ("cousin", "Léo")]  # fmt: skip
+    likes = ["jazz on vinyl", "long walks by the river", "baking sourdough bread", "old French films", "sea swimming"]
+    facts = _newest_first(
+        _record("My name is Sam", label="name", topic="Sam", days_ago=0.1),
+        _record("I live in Lyon", label="home", topic="Lyon", days_ago=0.2),
+        _record("At work my boss keeps moving every deadline of the hospital project forward and the whole office "
+                "is exhausted by it", days_ago=0.3),
+        _record("My colleagues at the office organised a surprise lunch for my ten years in the same job and I "
+                "nearly cried", days_ago=0.4),
+        *[_record(f"My {who} is called {name}", label="relationship", subject=who, topic=name, days_ago=0.5 + i / 100)
+          for i, (who, name) in enumerate(people)],
+        *[_record(f"I love {thing}", label="likes", topic=thing, days_ago=0.6 + i / 100)
+          for i, thing in enumerate(likes)],
+        *[_record(f"I hate {thing}", label="dislikes", topic=thing, days_ago=0.7 + i / 100)
+          for i, thing in enumerate(["crowded trains at rush hour", "loud open offices", "cold coffee"])],
+        _record("Learning the cello at thirty-five is the hardest and most joyful thing I have ever tried",
+                label="about", days_ago=0.9),
+        _record("My grandmother has been in hospital since the fall and it scares me", MemoryKind.EMOTIONAL,
+                label="sensitive", days_ago=1.0),
+        _record("Sunday evenings are hard", MemoryKind.EMOTIONAL, label="hard times", topic="Sunday evenings",
+                days_ago=1.2),
+        _record("Claire's wedding — 25 April", MemoryKind.TEMPORAL, label="wedding", subject="sister",
+                local_date="2026-04-25", days_ago=1.3),
+    )  # fmt: skip
+    model = build_person_model("telegram:1", facts, [], NOW, "UTC")
+    assert any("cello" in line.value for line in model.lines)  # known…
+
+    shown = [text for text, _ in shown_lines(model, "en", NOW.date())]
+
+    assert sum(len(text.split()) for text in shown) <= 120, shown
+    assert not any("cello" in text for text in shown), shown  # …but more than the block holds: the last aspects go
+    assert shown[:2] == ["Name: Sam", "Lives in Lyon"], shown
+    assert any(text.startswith("People and animals: Claire (sister)") for text in shown), shown
+    assert any(text.startswith("Be gentle about") and "grandmother" in text for text in shown), shown
+
+
+def test_what_they_love_and_what_they_dislike_are_lines_of_their_own_in_their_language() -> None:
+    facts = _newest_first(
+        _record("I love jazz", label="likes", topic="jazz", days_ago=1),
+        _record("I hate crowded trains", label="dislikes", topic="crowded trains", days_ago=2),
+    )
+    model = build_person_model("telegram:1", facts, [], NOW, "UTC")
+    assert [text for text, _ in shown_lines(model, "en", NOW.date())] == ["Loves: jazz", "Dislikes: crowded trains"]
+    assert [text for text, _ in shown_lines(model, "fr", NOW.date())] == ["Aime : jazz", "N'aime pas : crowded trains"]

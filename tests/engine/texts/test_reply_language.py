@@ -78,3 +78,13 @@ def test_the_newest_message_weighs_most_when_the_line_says_little() -> None:
     assert reply_language("ok", mixed, last_reply="fr") == "fr"  # two French lines and the last reply outweigh it
     assert reply_language("ok", [*mixed, "I'm going to bed now."], last_reply="en") == "en"
     assert reply_language("génial", mixed, last_reply="en") == "fr"  # one French word tips a mixed chat
+
+
+@pytest.mark.parametrize("text", ["oui merci", "dimanche difficile", "bonne nuit"])
+def test_a_plain_french_line_after_a_long_english_talk_is_answered_in_french(text: str) -> None:
+    """A talk as long as the window keeps (20 turns): however many English lines came before, a line that reads
+    plainly in French is answered in French."""
+    english = ["Hello! How are you today?", "I had a long day at work.", "My sister is coming this weekend.",
+               "We are going to the sea.", "I love the sea in winter.", "It was so good to see her."]  # fmt: skip
+    assert reply_language(text, english, last_reply="en") == "fr"
+    assert reply_language("ok", [*english, text], last_reply="fr") == "fr"  # and a word either way keeps it
