@@ -14,11 +14,11 @@ from typing import Protocol, TextIO, runtime_checkable
 
 from adapters.terminal_pictures import PictureHandler, save_picture
 from adapters.terminal_prompt import TerminalPrompt, printed_above_prompt
-from bot.engine.browser_texts import asks_browser, say_browser
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.commands.why import asks_why
 from bot.engine.model import ChatKind, IncomingMessage, Reply, UserRef, dm_conversation_id
 from bot.engine.ports import Clock, Messenger
+from bot.engine.texts.browser import asks_browser, say_browser
 from bot.engine.texts.say import say, say_in
 
 log = logging.getLogger(__name__)

@@ -29,8 +29,8 @@ from adapters.web.pages import memories_page
 from adapters.web.ports import BrowserParts
 from bench.memory import synthetic_sentences
 from bench.memory_scale import USER, FillEmbedder, fill
+from bot.engine.browser.memory_view import MemoryView
 from bot.engine.commands.user_commands import UserCommands
-from bot.engine.memory_view import MemoryView
 from bot.engine.model import ChatTurn, UserProfile, UserRef
 from bot.engine.noop import NoPlanner
 from memory.embedding import UseEmbedder

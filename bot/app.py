@@ -27,13 +27,13 @@ from bot.avatar import BotAvatar, bot_avatar
 from bot.config import Settings
 from bot.crisis_follow_up import CrisisFollowUp
 from bot.crisis_lines_file import load_crisis_lines
+from bot.engine.browser.memory_view import CorrectableMemories, MemoryView
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.media.voice import VoiceLimits
 from bot.engine.media.voice_conversation import VoiceConversation
 from bot.engine.media.voice_messenger import SpeakingMessenger, VoiceDelivery
-from bot.engine.memory_view import CorrectableMemories, MemoryView
 from bot.engine.metrics import Metrics, NoMetrics
 from bot.engine.model import UserRef
 from bot.engine.ports import (

@@ -17,11 +17,11 @@ from discord.app_commands import locale_str as _
 
 from adapters.discord.components import PAGE_SIZE, forget_all_view, show_memories, show_why
 from adapters.discord.incoming import language_from_locale, user_of
-from bot.engine.browser_texts import asks_browser, say_browser
 from bot.engine.commands.results import MOOD_CHART_FILENAME, CommandResult
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.commands.why import asks_why
 from bot.engine.model import UserRef
+from bot.engine.texts.browser import asks_browser, say_browser
 from bot.engine.texts.say import say
 from bot.engine.when.timezones import suggest_timezones
 from bot.errors import InvalidInput

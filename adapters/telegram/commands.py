@@ -19,11 +19,11 @@ from adapters.telegram.keyboards import forget_all_keyboard, memories_keyboard, 
 from adapters.telegram.normalise import language_hint, thread_of, user_ref
 from adapters.telegram.sending import TelegramSender
 from adapters.telegram.split import split_message
-from bot.engine.browser_texts import asks_browser, say_browser
 from bot.engine.commands.results import MOOD_CHART_FILENAME, CommandResult
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.commands.why import asks_why
 from bot.engine.model import MemoryPage, UserRef, dm_conversation_id
+from bot.engine.texts.browser import asks_browser, say_browser
 from bot.engine.texts.say import say
 
 log = logging.getLogger(__name__)

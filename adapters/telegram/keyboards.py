@@ -12,9 +12,9 @@ from adapters.telegram.callbacks import (
     show_page_data,
     why_forget_data,
 )
-from bot.engine.browser_texts import say_browser
 from bot.engine.model import MemoryPage
 from bot.engine.ports import DrawnMemory
+from bot.engine.texts.browser import say_browser
 from bot.engine.texts.say import say
 
 _FORGET_BUTTONS_PER_ROW = 3

@@ -8,7 +8,7 @@ import logging
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeDefault, MenuButtonWebApp, WebAppInfo
 from telegram.error import TelegramError
 
-from bot.engine.browser_texts import say_browser
+from bot.engine.texts.browser import say_browser
 
 log = logging.getLogger(__name__)
 

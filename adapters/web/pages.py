@@ -18,8 +18,8 @@ from adapters.web.guard import Visitor, csrf_ok, drop_session_cookie, visitor
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import render
 from adapters.web.texts import TEXTS, days_away, language, relative, say
-from bot.engine.memory_view import KINDS, MemoryBrowsing, ShownMemory
-from bot.engine.person_page import PersonPage
+from bot.engine.browser.memory_view import KINDS, MemoryBrowsing, ShownMemory
+from bot.engine.browser.person_page import PersonPage
 from bot.engine.ports import ErasedStore
 
 _MEMORY_ID = "{memory_id:[0-9a-fA-F-]{36}}"

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.engine.browser.memory_view import MemoryBrowsing
+from bot.engine.browser.person_page import PersonPage
 from bot.engine.commands.results import CommandResult, MoodChart
 from bot.engine.conversation.rate_limit import RateLimiter
-from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
-from bot.engine.person_page import PersonPage
 from bot.engine.ports import Clock
 
 

@@ -4,6 +4,7 @@ At the top, the engine's face: plain values that cross its boundary (`model`, `m
 `metrics`) and the stand-ins for parts switched off (`noop`). The rest lives in rooms by concern:
 `conversation` (one message in, one reply out), `commands` (what a person asks outside of conversation),
 `prompt` (what the model is told), `safety` (what every reply respects), `media` (voice notes and pictures),
-`when` (dates, time zones, occasions) and `texts` (what Souvenir says in its own voice). The engine imports no
+`when` (dates, time zones, occasions), `texts` (what Souvenir says in its own voice) and `browser` (what the
+memory browser shows and changes). The engine imports no
 platform, storage or scheduler library (see the import contracts in pyproject.toml).
 """

@@ -10,10 +10,10 @@ import redis.asyncio as aioredis
 from aiohttp import web
 
 from adapters.web import BrowserParts, memory_browser_routes
+from bot.engine.browser.memory_view import MemoryBrowsing
+from bot.engine.browser.person_page import PersonPage, PersonSettings
 from bot.engine.commands.results import CommandResult, MoodChart
-from bot.engine.memory_view import MemoryBrowsing
 from bot.engine.model import UserRef
-from bot.engine.person_page import PersonPage, PersonSettings
 from memory.redis.rate_limit import RedisRateLimiter
 from memory.redis.web_logins import RedisLoginTokens
 from memory.redis.web_sessions import RedisWebSessions

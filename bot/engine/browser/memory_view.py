@@ -15,12 +15,12 @@ from datetime import datetime
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
+from bot.engine.browser.person_page import SHOWN_REPLIES, PersonPage, dates_ahead, person_settings
 from bot.engine.commands.person_model import PersonModelEditor, PersonModelView
 from bot.engine.commands.results import CommandResult, MoodChart
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.conversation.message_text import clean_message_text
 from bot.engine.model import MemoryItem, MemoryPage, UserRef
-from bot.engine.person_page import SHOWN_REPLIES, PersonPage, dates_ahead, person_settings
 from bot.engine.ports import Clock, DatedEvents, MemoryBrowser, OccasionPlanner, ProfileStore, ReplyTrail
 from bot.engine.texts.say import say
 

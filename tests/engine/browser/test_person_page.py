@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import date
 
+from bot.engine.browser.person_page import dates_ahead
 from bot.engine.model import DatedEvent, MonthDay, UserProfile
-from bot.engine.person_page import dates_ahead
 
 TODAY = date(2026, 3, 14)
 
