@@ -5,6 +5,6 @@ At the top, the engine's face: plain values that cross its boundary (`model`, `m
 `conversation` (one message in, one reply out), `commands` (what a person asks outside of conversation),
 `prompt` (what the model is told), `safety` (what every reply respects), `media` (voice notes and pictures),
 `when` (dates, time zones, occasions), `texts` (what Souvenir says in its own voice) and `browser` (what the
-memory browser shows and changes). The engine imports no
-platform, storage or scheduler library (see the import contracts in pyproject.toml).
+memory browser shows and changes). The engine imports no platform, storage or scheduler library (see the
+import contracts in pyproject.toml).
 """
