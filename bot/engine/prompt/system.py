@@ -38,12 +38,12 @@ class PromptContext:
     language: str
     in_group: bool
     memories: Sequence[RecalledMemory]
-    person: str = ""  # what a friend knows of them, and where the last conversation left off (`person_prompt`)
+    person: str = ""  # what a friend knows of them, and where the last conversation left off (`prompt.person`)
     occasions: Sequence[Occasion] = ()  # today's and the next few days', by the person's local date
     tone: str = ""  # how to speak given how they have been feeling (`bot.engine.prompt.tone`)
     # Persona and addressing (see the section at the end of this module).
     user_key: str = ""
-    lore: Sequence[LoreEntry] = ()  # the card's entries this message triggers (`card_prompt.matched_lore`)
+    lore: Sequence[LoreEntry] = ()  # the card's entries this message triggers (`prompt.card.matched_lore`)
     first_meeting: bool = False  # their very first message: the persona's greeting is offered
     context_tokens: int | None = None  # the model's context budget (SOUVENIR_LLM_CONTEXT_TOKENS)
     preferred_name: str = ""  # how they asked to be called
