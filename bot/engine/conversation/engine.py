@@ -8,13 +8,11 @@ What a reply reads is in `bot.engine.conversation.reads`; how it is put together
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Coroutine, Sequence
+from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
 from zoneinfo import ZoneInfo
 
 from bot.engine.conversation.addressing import with_addressing
@@ -24,9 +22,10 @@ from bot.engine.conversation.message_text import CleanText, clean_message_text
 from bot.engine.conversation.outbox import Outbox
 from bot.engine.conversation.pseudonymous import pseudonymous_message
 from bot.engine.conversation.rate_limit import Admission, RateLimiter
-from bot.engine.conversation.reads import RecallLimits, ReplyReads
-from bot.engine.conversation.reply import model_turns, prompt_context, shown_reply, with_picture
+from bot.engine.conversation.reads import Read, RecallLimits, ReplyReads
+from bot.engine.conversation.reply import ReplyPlan, model_turns, prompt_context, shown_reply, with_picture
 from bot.engine.conversation.seen import seen_profile
+from bot.engine.conversation.writes import ExchangeWrites
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.metrics import EngineMetrics, NoMetrics
 from bot.engine.model import (
@@ -46,7 +45,6 @@ from bot.engine.ports import (
     ConversationWindow,
     CrisisReader,
     DatedEvents,
-    DrawnMemory,
     ErasureFence,
     Identities,
     LanguageModel,
@@ -58,7 +56,6 @@ from bot.engine.ports import (
     Pseudonyms,
     ReplyTrail,
     SensitiveTopics,
-    TrailReply,
 )
 from bot.engine.prompt.budget import fit_prompt
 from bot.engine.prompt.card import name_of
@@ -130,16 +127,12 @@ class Engine:
         person_models: PersonModels | None = None,
     ) -> None:
         self._llm = llm
-        self._window = window
         self._claims = claims
         self._profiles = profiles
-        self._memory = memory
-        self._planner = planner
         self._persona = persona
         self._clock = clock
         self._options = options
         self._fence = fence or NoErasureFence()
-        self._trail = trail or NoReplyTrail()
         self._metrics = metrics or NoMetrics()
         self._locks = locks or InProcessConversationLocks()
         self._identities = identities or NoIdentities()
@@ -153,8 +146,10 @@ class Engine:
             cities=cities,  # None: "I live in Lyon" offers no time zone
             person_models=person_models,  # None: no person model in the prompt
         )  # fmt: skip
-        self._background: set[asyncio.Task[None]] = set()
-        self._outbox = outbox
+        self._writes = ExchangeWrites(
+            window=window, profiles=profiles, memory=memory, planner=planner, outbox=outbox,
+            fence=self._fence, trail=trail or NoReplyTrail(),
+        )  # fmt: skip
         self._rate_limiter = rate_limiter
         self._inbox = inbox  # None: a message is only claimed, and one cut short by a crash is not answered
 
@@ -215,7 +210,7 @@ class Engine:
         zone = profile.timezone or self._options.default_timezone
         epoch = await self._fence.epoch(message.user.key)
         unanswered = Reply(text="", language=language, fallback=True)
-        await self._hand_over(Exchange(message, unanswered, zone, language, (), erasure_epoch=epoch))
+        await self._writes.hand_over(Exchange(message, unanswered, zone, language, (), erasure_epoch=epoch))
         if self._inbox is not None:
             await self._inbox.done(message)
 
@@ -229,7 +224,7 @@ class Engine:
             return await self._slow_down(message) if admission is Admission.NOTICE else None
         # The question's embedding (the costliest part of recall) is worked out while the lock, the profile and
         # the window are read; only for a message that is answered, so a flood costs no embeddings.
-        self._in_background(self._reads.prepare_recall(message.text))
+        self._writes.in_background(self._reads.prepare_recall(message.text))
         try:
             async with self._locks.hold(message.conversation_id) as fence:
                 reply = await self._answer(message, cleaned, fence, picture_of)
@@ -247,39 +242,19 @@ class Engine:
     ) -> Reply:
         now = self._clock.now()
         epoch = await self._fence.epoch(message.user.key)  # what is written from here on yields to /forget all
-        profile = await self._profiles.load_profile(message.user.key)
-        # "My name is Alice", "call me Max", "on peut se tutoyer": kept on the profile, used from this reply on.
-        profile, learnt = with_addressing(profile, message.text)
-        profile, learnt_age = with_stated_age(profile, message.text)  # "I'm 16", "j'ai 25 ans"
+        profile, learnt = await self._told_profile(message)
         zone = profile.timezone or self._options.default_timezone
         local_now = now.astimezone(ZoneInfo(zone))
         in_group = message.chat_kind is ChatKind.GROUP
         read = await self._reads.read(message, profile, zone, now, local_now)
-        # Chosen with /language, it stays; else it follows what they write, this message weighed with their last.
-        language = reply_language(
-            message.text, said_before(read.history, message.user.key),
-            chosen=profile.language if profile.language_chosen else None, last_reply=profile.language,
-            hint=message.language_hint, default=self._options.default_language,
-        )  # fmt: skip
-        # How they feel is theirs: tone guidance in private chats only.
-        pained = not in_group and self._reads.touches_pain(message.text)
-        tone = "" if in_group else tone_guidance(read.mood, local_now, sensitive_now=pained)
-        who = name_of(profile.preferred_name or message.user.display_name, "the person")
-        resumed = after_pause(profile.last_seen_at, now, self._options.thread_pause)
-        person = person_block(read.known, who, language, local_now.date(), with_thread=resumed)
-        memories = not_in_block(read.memories, person)  # the block quotes them already
-        # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
-        hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
-        safety = assess_safety(
-            read_crisis(message.text, read.learned), profile, message.chat_kind, now, who, language,
-            self._options.safety, crisis_hint=hinted,
-        )  # fmt: skip
+        plan = self._plan(message, profile, read, now, local_now)
+        language, safety = plan.language, plan.safety
         user_turn = ChatTurn("user", message.text, message.sent_at, message.user.key, message.user.display_name)
         context = prompt_context(
             self._persona, message, profile, safety, local_now=local_now, zone=zone, language=language,
-            in_group=in_group, memories=memories, person=person.text, occasions=read.occasions, lore=read.lore,
-            tone=tone, context_tokens=self._options.context_tokens, pictures=self._pictures is not None,
-            picture_of=picture_of,
+            in_group=in_group, memories=plan.memories, person=plan.person.text, occasions=read.occasions,
+            lore=read.lore, tone=plan.tone, context_tokens=self._options.context_tokens,
+            pictures=self._pictures is not None, picture_of=picture_of,
         )  # fmt: skip
         limit = self._options.max_message_chars
         turns = model_turns(read.history, user_turn, cleaned, in_group=in_group, max_chars=limit)
@@ -299,14 +274,50 @@ class Engine:
 
         # Neither a fallback apology nor the disclosure is conversation the model should see next time.
         new_turns = [user_turn] if fallback else [user_turn, ChatTurn("assistant", written.said, now)]
-        seen, changed = seen_profile(shown.profile, message, now, language, disclosed=shown.disclosed, safety=safety,
-                                     crisis_answered=hinted, learnt=(*learnt, *learnt_age, *shown.offered))  # fmt: skip
-        drawn: list[RecalledMemory | Source] = [] if fallback else [*memories, *person.sources]
-        exchange = Exchange(
-            message, shown.reply, zone, language, tuple(read.history[-_CONTEXT_TURNS:]), erasure_epoch=epoch
-        )
-        await self._keep(exchange, epoch, new_turns, fence, seen, changed, drawn, now)
+        seen, changed = seen_profile(
+            shown.profile, message, now, language, disclosed=shown.disclosed, safety=safety,
+            crisis_answered=plan.crisis_hinted, learnt=(*learnt, *shown.offered),
+        )  # fmt: skip
+        drawn: list[RecalledMemory | Source] = [] if fallback else [*plan.memories, *plan.person.sources]
+        history = tuple(read.history[-_CONTEXT_TURNS:])
+        exchange = Exchange(message, shown.reply, zone, language, history, erasure_epoch=epoch)
+        await self._writes.keep(exchange, epoch, new_turns, fence, seen, changed, drawn, now)
         return shown.reply
+
+    async def _told_profile(self, message: IncomingMessage) -> tuple[UserProfile, tuple[str, ...]]:
+        """The person's profile with what this message tells of them, used from this reply on ("My name is
+        Alice", "call me Max", "on peut se tutoyer", "I'm 16"), and the fields that changed."""
+        profile = await self._profiles.load_profile(message.user.key)
+        profile, learnt = with_addressing(profile, message.text)
+        profile, learnt_age = with_stated_age(profile, message.text)
+        return profile, (*learnt, *learnt_age)
+
+    def _plan(
+        self, message: IncomingMessage, profile: UserProfile, read: Read, now: datetime, local_now: datetime
+    ) -> ReplyPlan:
+        """How this message is to be answered: the language, the tone, what is known of the person, and the
+        safety rules this reply keeps."""
+        in_group = message.chat_kind is ChatKind.GROUP
+        # Chosen with /language, it stays; else it follows what they write, this message weighed with their last.
+        language = reply_language(
+            message.text, said_before(read.history, message.user.key),
+            chosen=profile.language if profile.language_chosen else None, last_reply=profile.language,
+            hint=message.language_hint, default=self._options.default_language,
+        )  # fmt: skip
+        # How they feel is theirs: tone guidance in private chats only.
+        pained = not in_group and self._reads.touches_pain(message.text)
+        tone = "" if in_group else tone_guidance(read.mood, local_now, sensitive_now=pained)
+        who = name_of(profile.preferred_name or message.user.display_name, "the person")
+        resumed = after_pause(profile.last_seen_at, now, self._options.thread_pause)
+        person = person_block(read.known, who, language, local_now.date(), with_thread=resumed)
+        memories = not_in_block(read.memories, person)  # the block quotes them already
+        # The model's reading of an earlier message adds to the offline one: this reply answers as to a crisis.
+        hinted = profile.crisis_noted_at is not None and now - profile.crisis_noted_at <= _CRISIS_FOLLOW_UP
+        safety = assess_safety(
+            read_crisis(message.text, read.learned), profile, message.chat_kind, now, who, language,
+            self._options.safety, crisis_hint=hinted,
+        )  # fmt: skip
+        return ReplyPlan(language, tone, person, memories, hinted, safety)
 
     async def _complete(self, system: str, turns: tuple[ChatTurn, ...], conversation_id: str) -> tuple[str, bool]:
         """The model's reply, and whether it gave none (the person gets the fallback apology then)."""
@@ -319,43 +330,6 @@ class Engine:
         except Exception:
             log.exception("LLM call failed unexpectedly for a message in %s", conversation_id)
         return "", True
-
-    async def _keep(
-        self,
-        exchange: Exchange,
-        epoch: int,
-        new_turns: Sequence[ChatTurn],
-        fence: int,
-        seen: UserProfile,
-        changed: tuple[str, ...],
-        drawn: Sequence[RecalledMemory | Source],
-        now: datetime,
-    ) -> None:
-        """What an answered message leaves: the window's turns, the profile, the trail of what the reply drew on,
-        and the exchange for long-term memory (unless the person erased their data meanwhile)."""
-        message = exchange.message
-        # Two independent writes at once (one round trip's wait instead of two). A lost lock still fails the reply:
-        # the window write raises, and no trail is noted for a reply that is not sent.
-        await asyncio.gather(
-            self._window.append_turns(message.conversation_id, list(new_turns), fence),
-            self._profiles.save_profile_fields(seen, changed),
-        )
-        await self._note_trail(message, drawn, now)  # before settle: /forget all wins
-        if not await self._fence.settle(message.user.key, epoch):
-            log.info("a reply was not kept: the person erased their data while it was written")
-            return
-        await self._hand_over(exchange)
-
-    async def _hand_over(self, exchange: Exchange) -> None:
-        """Before the reply is returned: in the durable outbox, so a crash after replying loses nothing. An
-        outbox that cannot take it (Redis down) must not cost the reply: written from this process instead."""
-        if self._outbox is not None:
-            try:
-                await self._outbox.enqueue(exchange)
-                return
-            except Exception:
-                log.exception("could not queue an exchange in the outbox; writing it from this process")
-        self._in_background(self._after_reply(exchange))
 
     async def _admit(self, person: str) -> Admission:
         if self._rate_limiter is None:
@@ -383,89 +357,19 @@ class Engine:
         )
         return Reply(text=say("rate_limited", language), language=language)
 
-    async def _note_trail(
-        self, message: IncomingMessage, memories: Sequence[RecalledMemory | Source], now: datetime
-    ) -> None:
-        """What this reply drew on (recall, the person model), for "/memories why", each memory once; a trail
-        that cannot be written never stops the reply."""
-        unique: dict[str, DrawnMemory] = {}
-        for m in memories:
-            unique.setdefault(m.memory_id, DrawnMemory(m.memory_id, m.kind, m.text))
-        drawn = tuple(unique.values())
-        try:
-            await self._trail.note_reply(TrailReply(message.conversation_id, message.user.key, now, drawn))
-        except Exception:
-            log.exception("could not note which memories a reply drew on")
-
-    async def _after_reply(self, exchange: Exchange) -> None:
-        try:
-            await self.remember(exchange)
-        except Exception:
-            log.exception("could not store the exchange in long-term memory")
-
     async def remember(self, exchange: Exchange) -> None:
-        """What an answered exchange leaves behind: the scheduler notes the activity, long-term memory the
-        message. The outbox worker calls this for each entry; a failure raises, so the entry is retried."""
-        try:
-            await self._planner.note_activity(exchange.message.user.key, exchange.message.sent_at)
-        except Exception:
-            log.exception("could not note activity for the scheduler")
-        await self._memory.remember_exchange(exchange)
+        """What an answered exchange leaves behind (`ExchangeWrites.remember`). The outbox worker calls this for
+        each entry; a failure raises, so the entry is retried."""
+        await self._writes.remember(exchange)
 
     async def remember_all(self, exchanges: Sequence[Exchange]) -> None:
-        """`remember` for several queued exchanges at once, in order (memory writes them in fewer index calls)."""
-        for exchange in exchanges:
-            try:
-                await self._planner.note_activity(exchange.message.user.key, exchange.message.sent_at)
-            except Exception:
-                log.exception("could not note activity for the scheduler")
-        await self._memory.remember_exchanges(exchanges)
-
-    def _in_background(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        """`remember` for several queued exchanges at once, in order."""
+        await self._writes.remember_all(exchanges)
 
     async def settle_writes(self, within_s: float) -> bool:
-        """Wait up to `within_s` seconds for this process's memory writes (queued in the outbox, or running in
-        the background) without cancelling any: True once all are written, False when some still run (what
-        /memories shows right after a message then lacks that message)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + within_s
-        if self._outbox is not None:
-            try:
-                if not await self._outbox.settle(within_s):
-                    return False
-            except Exception:
-                log.exception("could not check what the outbox still holds")
-        running = list(self._background)
-        if not running:
-            return True
-        _, still = await asyncio.wait(running, timeout=max(0.0, deadline - loop.time()))
-        return not still
+        """Wait up to `within_s` seconds for this process's memory writes, cancelling none (`ExchangeWrites.settle`)."""
+        return await self._writes.settle(within_s)
 
     async def drain(self, within_s: float | None = None) -> None:
-        """Wait for memory writes (on shutdown, and in tests): those in the outbox (written by the worker) and
-        background ones. Writes still running after `within_s` seconds are cancelled and logged, queued ones
-        stay queued: a hung store must not hold up stopping the bot.
-        (Cancelling, not asyncio.timeout: the writes are tasks of their own, not this coroutine's work.)"""
-        loop = asyncio.get_running_loop()
-        deadline = None if within_s is None else loop.time() + within_s
-        if self._outbox is not None:
-            try:
-                await self._outbox.settle(within_s)
-            except Exception:
-                log.exception("could not check what the outbox still holds")
-        try:
-            while self._background:
-                remaining = None if deadline is None else deadline - loop.time()
-                if remaining is not None and remaining <= 0:
-                    break
-                await asyncio.wait(list(self._background), timeout=remaining)
-        finally:  # also when the wait itself is cut short
-            late = list(self._background)
-            if late:
-                log.warning("%d memory write(s) still running at the end of the grace; cancelled them", len(late))
-                for task in late:
-                    task.cancel()
-                await asyncio.wait(late)
+        """Wait for memory writes, cancelling those still running after `within_s` (`ExchangeWrites.drain`)."""
+        await self._writes.drain(within_s)

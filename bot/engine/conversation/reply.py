@@ -16,6 +16,7 @@ from bot.engine.media.picture_requests import picture_instructions
 from bot.engine.media.pictures import Picture
 from bot.engine.model import ChatTurn, IncomingMessage, RecalledMemory, Reply, UserProfile
 from bot.engine.prompt.lore import LoreEntry
+from bot.engine.prompt.person import PersonBlock
 from bot.engine.prompt.persona import Persona
 from bot.engine.prompt.system import PromptContext
 from bot.engine.safety.crisis import CrisisLevel
@@ -24,6 +25,18 @@ from bot.engine.safety.rules import SafetyCheck
 from bot.engine.texts.say import say
 from bot.engine.when.upcoming import Occasion
 from bot.engine.when.zone_offer import ZoneOffer, with_zone_offer
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyPlan:
+    """How one message is to be answered, decided before the model is called."""
+
+    language: str
+    tone: str  # guidance from how they have been feeling ("" in a group)
+    person: PersonBlock  # what a friend knows of them, and the thread of the last conversation
+    memories: list[RecalledMemory]  # recalled, less what the window and the person block say already
+    crisis_hinted: bool  # the model read a crisis in an earlier message: this reply answers as to one
+    safety: SafetyCheck
 
 
 def prompt_context(

@@ -58,10 +58,10 @@ async def test_drain_gives_up_on_a_hung_write_after_its_timeout_and_says_so(
     assert reply is not None and not reply.fallback
     await asyncio.wait_for(memory.writing.wait(), 5)
 
-    with caplog.at_level(logging.WARNING, logger="bot.engine.conversation.engine"):
+    with caplog.at_level(logging.WARNING, logger="bot.engine.conversation.writes"):
         await asyncio.wait_for(engine.drain(within_s=0.05), 5)
 
     assert memory.cancelled.is_set()  # the hung write does not outlive the stores it writes to
-    [record] = [r for r in caplog.records if r.name == "bot.engine.conversation.engine"]
+    [record] = [r for r in caplog.records if r.name == "bot.engine.conversation.writes"]
     assert "1 memory write" in record.getMessage() and record.levelno == logging.WARNING
     await asyncio.wait_for(engine.drain(), 5)  # nothing left behind
