@@ -1,5 +1,6 @@
-"""The conversation: one incoming message in, one reply out (`bot.engine.conversation.engine.Engine`), with what
-it needs on the way: cleaning what was typed, pseudonyms, the per-conversation locks, the inbox and outbox
+"""The conversation: one incoming message in, one reply out (`bot.engine.conversation.engine.Engine`): what a
+reply reads (`reads`), how it is put together (`reply`) and what it leaves behind (`writes`), with what it
+needs on the way: cleaning what was typed, pseudonyms, the per-conversation locks, the inbox and outbox
 handovers, how a person wants to be addressed, small talk, what an answered message changes on the profile,
 and the rate limit.
 
