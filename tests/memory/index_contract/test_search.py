@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.records import MemoryKind
-from tests.memory.index_memories import CAT, JOB, PEANUTS, SISTER, add_life, ask, memory, texts
+from tests.memory.index_memories import ALICE, BOB, CAT, JOB, PEANUTS, SISTER, T0, add_life, ask, memory, texts
 
 # Local mode says payload indexes are a no-op there; the server backend still creates them.
 pytestmark = pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning")
@@ -71,3 +73,19 @@ async def test_kinds_filter(index: QdrantMemoryIndex) -> None:
     assert [r.record.memory_id for r in results] == [feeling.memory_id]
     results = await index.search(ask("Miso", kinds=(MemoryKind.EMOTIONAL, MemoryKind.SEMANTIC)))
     assert len(results) == 2
+
+
+async def test_matching_finds_by_words_whatever_the_scope_or_validity(index: QdrantMemoryIndex) -> None:
+    """The memory browser's search: every scope, superseded ones too, one kind, hidden twins left out."""
+    await add_life(index)
+    group = memory("Miso hid under the sofa at the party.", scope="group:telegram:-100", minutes=30)
+    episode = memory("Miso is my cat", kind=MemoryKind.EPISODIC, minutes=40)
+    await index.add([group, episode])
+    await index.hide(ALICE, episode.memory_id, group.memory_id)
+    await index.supersede(ALICE, [group.memory_id], T0 + timedelta(hours=2))
+
+    found = [r.text for r in await index.matching(ALICE, "Miso", 10, listed_only=True)]
+    assert CAT in found and group.text in found and episode.text not in found
+    assert [r.text for r in await index.matching(ALICE, "Miso", 10, kinds=[MemoryKind.EPISODIC])] == [episode.text]
+    assert await index.matching(BOB, "Miso", 10) == []  # only the asker's
+    assert await index.matching(ALICE, "  ", 10) == []
