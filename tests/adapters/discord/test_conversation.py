@@ -15,7 +15,7 @@ async def test_a_direct_message_gets_a_reply(bot: Bot) -> None:
     replies = await bot.fake.replies_in(channel_id)
 
     assert [r.content for r in replies] == ["Echo: hello there"]
-    seen = bot.engine.conversation.seen[0]
+    seen = bot.engine.seen[0]
     assert seen.chat_kind is ChatKind.PRIVATE and seen.scope == "dm"
     assert seen.user.user_id == alice["id"] and seen.user.display_name == "Alice"
     assert channel_id in bot.fake.rest.typing
@@ -33,7 +33,7 @@ async def test_a_mention_in_a_guild_gets_a_reply_and_the_engine_sees_a_group_mes
     assert replies[0].body["message_reference"]["message_id"] == int(message["id"])  # threaded under the question
     assert replies[0].body["allowed_mentions"]["parse"] == []  # never pings anyone
     assert not replies[0].body["allowed_mentions"].get("replied_user")  # no ping for the reply either
-    seen = bot.engine.conversation.seen[0]
+    seen = bot.engine.seen[0]
     assert seen.chat_kind is ChatKind.GROUP and seen.scope != "dm"
     assert seen.conversation_id == f"discord:chat:{bot.channel_id}"
 
@@ -51,8 +51,8 @@ async def test_a_reply_to_the_bot_gets_an_answer_but_chatter_between_people_does
     replies = await bot.fake.replies_in(bot.channel_id, 2)
 
     assert [r.content for r in replies] == ["Echo: hi", "Echo: tell me more"]
-    assert [m.text for m in bot.engine.conversation.seen] == ["hi", "tell me more"]
-    assert bot.engine.conversation.seen[1].reply_to_message_id == bot_message["id"]
+    assert [m.text for m in bot.engine.seen] == ["hi", "tell me more"]
+    assert bot.engine.seen[1].reply_to_message_id == bot_message["id"]
     assert question["id"] != bot_message["id"]
 
 
@@ -64,12 +64,12 @@ async def test_a_message_replayed_after_a_gateway_resume_is_answered_once(bot: B
     await bot.fake.replies_in(channel_id)
 
     await bot.fake.gateway.reconnect(replay_after=before)  # Discord re-delivers the MESSAGE_CREATE
-    await bot.fake.wait_for(lambda: bot.fake.gateway.resumes and len(bot.engine.conversation.seen) >= 2)
+    await bot.fake.wait_for(lambda: bot.fake.gateway.resumes and len(bot.engine.seen) >= 2)
     await bot.fake.send_dm(alice, "still there?")
     replies = await bot.fake.replies_in(channel_id, 2)
 
     assert [r.content for r in replies] == ["Echo: remember me?", "Echo: still there?"]
-    assert [m.text for m in bot.engine.conversation.seen] == ["remember me?", "remember me?", "still there?"]
+    assert [m.text for m in bot.engine.seen] == ["remember me?", "remember me?", "still there?"]
     assert len(bot.fake.gateway.identifies) == 1  # resumed, not re-identified
 
 
@@ -93,7 +93,7 @@ async def test_a_failing_engine_is_logged_and_the_next_message_is_answered(bot: 
     alice = p.user("Alice")
     bot.engine.fail_next = True
     first = await bot.fake.send_dm(alice, "first")
-    await bot.fake.wait_for(lambda: len(bot.engine.conversation.seen) == 1)
+    await bot.fake.wait_for(lambda: len(bot.engine.seen) == 1)
 
     await bot.fake.send_dm(alice, "second")
     replies = await bot.fake.replies_in(int(first["channel_id"]))
