@@ -1,4 +1,5 @@
-"""What the learned crisis reader sees of a message: its embedding, then what the phrase cues found in it.
+"""What the learned crisis reader sees of a message: its embedding, what the phrase cues found in it, its words
+and the letters inside them.
 
 The cues are signals, not verdicts: a denied phrase ("I'm not suicidal") and an idiom ("this job is killing me")
 are features the head weighs against what the embedding says, like a person reading the whole sentence would.
@@ -17,6 +18,8 @@ from bot.engine.safety.crisis import phrase_crisis
 from bot.engine.safety.crisis_cues import IDIOMS, IMMINENT, OTHERS, PHRASES, STORY, normalised
 
 WORD_BUCKETS = 2048
+CHARACTER_BUCKETS = 4096
+CHARACTER_GRAMS = (3, 4, 5)
 _WORD = re.compile(r"[a-z0-9]+")
 CUES = ("phrase", "phrase_any", "imminent", "idiom", "others", "story", "question", "laughing")
 _LAUGHING = ("lol", "mdr", "ptdr", "haha", "xd", "😂", "🤣")
@@ -46,11 +49,25 @@ def word_vector(text: str) -> np.ndarray:
     return vector
 
 
+def character_vector(text: str) -> np.ndarray:
+    """Which 3-, 4- and 5-letter runs the message's words hold (each word marked at both ends), hashed into
+    `CHARACTER_BUCKETS`. Spellings no word list holds share their letters with the words they play on:
+    "jveux", "unalive", "mourrir", "killin myself", "suicidaire" beside "suicide"."""
+    vector = np.zeros(CHARACTER_BUCKETS, dtype=np.float32)
+    for word in _WORD.findall(normalised(text)):
+        marked = f"<{word}>"
+        for size in CHARACTER_GRAMS:
+            for start in range(len(marked) - size + 1):
+                vector[zlib.crc32(b"c" + marked[start : start + size].encode()) % CHARACTER_BUCKETS] = 1.0
+    return vector
+
+
 def features(texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> np.ndarray:
-    """The head's input, one row a text: its embedding, its cue vector, its hashed words."""
+    """The head's input, one row a text: its embedding, its cue vector, its hashed words and letter runs."""
     embedded = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
     if not texts:
         return embedded
     cues = np.stack([cue_vector(t) for t in texts])
     words = np.stack([word_vector(t) for t in texts])
-    return np.hstack([embedded, cues, words])
+    characters = np.stack([character_vector(t) for t in texts])
+    return np.hstack([embedded, cues, words, characters])

@@ -20,12 +20,7 @@ UNNAMED_CRISES = [
 ]
 EVERYDAY = [
     "send me a picture of you at the beach",
-    pytest.param(
-        "my neighbour's dog barked all night, I'm exhausted",
-        # A known false alarm of the shipped head: "all night" and "exhausted" stand beside many crises in its
-        # training lines. It costs a kind paragraph; strict, so that a head that reads it right says so.
-        marks=pytest.mark.xfail(strict=True, reason="a known false alarm of the shipped head"),
-    ),
+    "my neighbour's dog barked all night, I'm exhausted",
     "j'ai trop mangé à Noël, je vais exploser",
     "can you tell me a story about a dragon who loves tea",
     "on a fêté les 30 ans de ma soeur hier soir, c'était génial",
