@@ -65,7 +65,7 @@ class _ReadsNoCrisis:
 async def running(
     redis_url: str, data_dir: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> AsyncIterator[Running]:
-    monkeypatch.setattr("bot.app.LearnedCrisisReader", _ReadsNoCrisis)
+    monkeypatch.setattr("bot.app.conversation.LearnedCrisisReader", _ReadsNoCrisis)
     async with FakeOpenAI() as llm, FakeTelegram() as telegram:
         settings = load_settings(
             data_dir=data_dir, redis_url=redis_url, llm_provider="openai-compatible", llm_base_url=llm.base_url,

@@ -4,7 +4,7 @@ as a Mini App (signed launch data), Discord through a single-use link.
 
 It may import aiohttp and Jinja2 (pages rendered on the server, no build step), the engine's model and its
 operations (`bot.engine`), and nothing of `memory`, the platforms' libraries or `bot.app`: sessions, login
-tokens and the memories come through the ports in `adapters.web.ports`, which `bot/app.py` fills.
+tokens and the memories come through the ports in `adapters.web.ports`, which `bot/app/` fills.
 """
 
 from adapters.web.app import memory_browser_routes

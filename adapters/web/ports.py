@@ -1,4 +1,4 @@
-"""What the memory browser needs from the rest of the bot, as ports; `bot/app.py` gives the concrete parts."""
+"""What the memory browser needs from the rest of the bot, as ports; `bot/app/` gives the concrete parts."""
 
 from __future__ import annotations
 

@@ -1,0 +1,90 @@
+"""Long-term memory: the embedder, the stored data brought up to date, the mood reader and the memory service."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from typing import Protocol
+
+import redis.asyncio as aioredis
+
+from bot.app.planner import DeferredPlanner
+from bot.app.stores import Foundation
+from bot.config import Settings
+from bot.crisis_follow_up import CrisisFollowUp
+from bot.engine.browser.memory_view import CorrectableMemories
+from bot.engine.ports import DatedEvents, LanguageModel, LongTermMemory, UserDataEraser
+from bot.errors import ConfigError
+from memory.factory import open_long_term_memory
+from memory.index_factory import open_embedder
+from memory.mood import find_patterns, open_mood_reader
+from memory.mood.journal import MoodJournal
+from memory.mood.sensitive import LexiconSensitiveTopics
+from memory.privacy.voice_archive import VoiceFiles
+from memory.redis.reply_trail import TrailForgettingErasureLog
+from memory.redis.schema import IndexInUse, SchemaRecord, check_index, keywords_check, migrate
+from memory.service import LongTermMemoryService
+
+log = logging.getLogger(__name__)
+
+
+class MemoryService(LongTermMemory, CorrectableMemories, DatedEvents, UserDataEraser, Protocol):
+    """Long-term memory as the app uses it: recall and write, browse and correct, dated events, erase."""
+
+
+@dataclass(frozen=True)
+class MemoryNeeds:
+    """What long-term memory is given beside the stores: the model, the planner, the crisis follow-ups."""
+
+    llm: LanguageModel
+    planner: DeferredPlanner
+    follow_ups: CrisisFollowUp
+    voice_files: VoiceFiles | None  # a forgotten memory's voice note goes with it
+    sensitive: LexiconSensitiveTopics
+
+
+async def upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
+    """Migrate stored data when it is older than this version (`souvenir migrate` does the same), then make sure
+    the configured embedder built the memory index in use (else: `souvenir reindex`)."""
+    for step in await migrate(client, settings):
+        log.info("migrated: %s", step)
+    schema = SchemaRecord(client)
+    in_use = await schema.index()
+    if in_use is None:
+        raise ConfigError("the stored data records no memory index; run `souvenir migrate`")
+    check_index(in_use, settings, dimension)
+    return await schema.note_dimension(in_use, dimension)
+
+
+async def open_memory(stack: AsyncExitStack, base: Foundation, needs: MemoryNeeds) -> LongTermMemoryService:
+    settings, stores, client, cipher = base.settings, base.stores, base.client, base.cipher
+    # One embedder for memories and the mood reader (loaded once, before the first message).
+    embedder = await stack.enter_async_context(open_embedder(settings))
+    index_in_use = await upgrade_stores(client, settings, embedder.dimension)
+    reader = await stack.enter_async_context(open_mood_reader(settings, embedder))
+    journal = MoodJournal(
+        stores.moods, reader=reader, find_patterns=find_patterns, sensitive=needs.sensitive, clock=base.clock,
+        erasures=stores.erasures,
+    )  # fmt: skip
+    return await stack.enter_async_context(
+        open_long_term_memory(
+            settings,
+            clock=base.clock,
+            llm=needs.llm if settings.llm_extraction else None,
+            planner=needs.planner,
+            # A forgotten memory leaves the trail too.
+            erasures=TrailForgettingErasureLog(stores.erasures, stores.trail),
+            said_turns=stores.window,
+            message_files=needs.voice_files,
+            moods=journal,
+            embedder=embedder,
+            cipher=cipher,
+            people=stores.profiles,  # everyone, for the episode retention sweep
+            crisis_notes=stores.profiles,  # the model's reading of a crisis, for the next reply
+            crisis_follow_ups=needs.follow_ups,  # and the crisis lines now, when the reply did not carry them
+            index_generation=index_in_use.generation,
+            index_opened=keywords_check(client, index_in_use, encrypted=cipher.enabled),
+            person_models=stores.person_models,
+        )
+    )
