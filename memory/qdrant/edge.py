@@ -47,6 +47,18 @@ def _config(dimension: int) -> qe.EdgeConfig:
         # 3.9-4.2 ms (two shards of the same points in one process, queries interleaved). A whole recall
         # (bench.memory_scale's fill, two indexes interleaved) moved within the noise: p50 -0.3 to -0.5 ms.
         max_search_threads=1,
+        # One graph per person, none over everyone (as the server collection, memory/qdrant/server.py): every
+        # search is filtered by `user_key` (a tenant index), and a person's filtered search only walks a graph
+        # past `full_scan_threshold` (10,000 KB: ~10,000 of these vectors); below it, it scores their points
+        # off the payload index. So a graph is built only for a person with more memories than that, and only
+        # of theirs: the global graph and the graphs on the other fields (see _index_params) were never used.
+        # 30k memories over 100 people, one with 20k and one with 300 (random 512-d vectors, shared 2-core box):
+        # the first optimize 15.9-19.2 s -> 9.2 s (the 20k person's graph alone; 101 s with the other fields'
+        # graphs left on); a person's two rankings (dense 150 + keywords 100, 800 queries interleaved) at 300
+        # memories p50 0.15 / p95 0.20 ms both, at 20k 1.69 / 2.14 -> 1.78 / 2.31 ms. At 100k memories over
+        # 100 people no one passes the threshold: no graph at all (see docs/privacy.md#erasure). Never indexing
+        # (a higher `indexing_threshold`) costs nothing to build either but doubles the 20k search (3.67 ms).
+        hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=16),
     )
 
 
@@ -137,16 +149,27 @@ def _purge(shard: qe.EdgeShard, path: Path, dimension: int) -> None:
     edge_rewrite.rewrite(shard, path, lambda p: _create_shard(p, dimension))
 
 
+def _index_params(field: str) -> qe.KeywordIndexParams | qe.FloatIndexParams:
+    # Graphs only per person: with `enable_hnsw` left on, the optimizer also builds a graph for every value or
+    # range of these fields holding more than `full_scan_threshold` of points (one `kind` holds nearly
+    # everyone's memories: a graph as big as the global one), which no search ever walks alone.
+    if field == USER_KEY:
+        return qe.KeywordIndexParams(is_tenant=True)
+    if field in KEYWORD_FIELDS:
+        return qe.KeywordIndexParams(is_tenant=False, enable_hnsw=False)
+    return qe.FloatIndexParams(enable_hnsw=False)
+
+
 def _ensure_payload_indexes(shard: qe.EdgeShard) -> None:
-    # Also on load: a first start interrupted between creating the shard and its indexes heals here.
-    existing = set(shard.info().payload_schema)
-    for field in KEYWORD_FIELDS:
-        if field not in existing:
-            params = qe.KeywordIndexParams(is_tenant=field == USER_KEY)
+    # Also on load: a first start interrupted between creating the shard and its indexes heals here, and a shard
+    # made before the per-person graphs gets its field indexes remade without graphs (a moment; the optimize
+    # that follows rebuilds its indexed segments with the shard's new graph config, once).
+    existing = shard.info().payload_schema
+    for field in (*KEYWORD_FIELDS, *FLOAT_FIELDS):
+        params = _index_params(field)
+        found = existing.get(field)
+        if found is None or found.params is None or found.params.enable_hnsw != params.enable_hnsw:
             shard.update(qe.UpdateOperation.create_field_index(field, params))
-    for field in FLOAT_FIELDS:
-        if field not in existing:
-            shard.update(qe.UpdateOperation.create_field_index(field, qe.FloatIndexParams()))
 
 
 class EdgeDriver:
