@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -51,6 +51,7 @@ SIMILAR_CANDIDATES = 150
 _DRAWN_TOGETHER = 32  # facts one message may give, read back when that message is forgotten
 _REPLACED_AT_ONCE = 8  # memories written at the moment one stopped being true, read to find what replaced it
 _MOMENT = timedelta(milliseconds=1)
+_SCAN_CHUNK = 5000  # memories a broad search reads from the listing at a time
 _SCROLL_SLACK = 64  # read a little beyond the count: memories written meanwhile are not cut off
 
 
@@ -161,17 +162,40 @@ class LongTermMemoryService:
                 if offset < total else [])  # fmt: skip
         return MemoryPage(tuple(memory_item(r) for r in page), offset, total)
 
-    async def search_memories(self, user_key: str, words: str, limit: int, *, kind: str = "") -> list[MemoryItem]:
-        """The memory browser's search: the listed memories whose text holds `words`, newest first, among the
-        `limit` that match them best by words and meaning (a search reads those, never the whole listing)."""
+    async def search_memories(
+        self, user_key: str, words: str, limit: int, *, kind: str = "", offset: int = 0
+    ) -> MemoryPage:
+        """The memory browser's search: the listed memories whose text holds `words`, newest first, `limit` from
+        `offset`, and how many there are in all. The `limit` that match best by words and meaning are read first
+        (a narrow search reads those, never the whole listing); when half or more of them hold the words, more
+        may lie past them (the keyword and meaning rankings are fused, so the word hits can fill as little as
+        half of the best `limit`), and the listing is read for them all, so none is dropped unsaid."""
         wanted = " ".join(words.casefold().split())
+        offset = max(offset, 0)
         if not wanted:
-            return []
+            return MemoryPage((), offset, 0)
         kinds = (MemoryKind(kind),) if kind else None
+
+        def holds(item: MemoryItem) -> bool:
+            return wanted in " ".join(item.text.casefold().split())
+
         found = [memory_item(r) for r in await self._store.matching(user_key, words, limit, kinds=kinds,
                                                                      listed_only=True)]  # fmt: skip
-        held = [item for item in found if wanted in " ".join(item.text.casefold().split())]
-        return sorted(held, key=lambda item: item.created_at, reverse=True)
+        held = sorted(filter(holds, found), key=lambda item: item.created_at, reverse=True)
+        if len(held) * 2 >= limit > 0:
+            held = [item async for item in self._listed(user_key, kinds) if holds(item)]  # newest first
+        return MemoryPage(tuple(held[offset : offset + limit]), offset, len(held))
+
+    async def _listed(self, user_key: str, kinds: Sequence[MemoryKind] | None) -> AsyncIterator[MemoryItem]:
+        """Every listed memory of the person (of `kinds`), newest first, read a chunk at a time."""
+        offset = 0
+        while True:
+            chunk = await self._store.scroll(user_key, offset, _SCAN_CHUNK, kinds=kinds, listed_only=True)
+            for record in chunk:
+                yield memory_item(record)
+            if len(chunk) < _SCAN_CHUNK:
+                return
+            offset += len(chunk)
 
     async def replacements(self, user_key: str, memory_ids: Sequence[str]) -> dict[str, MemoryItem]:
         """For those of `memory_ids` no longer true, the memory that names them in its `supersedes` (a

@@ -18,7 +18,7 @@ from adapters.web.guard import Visitor, csrf_ok, drop_session_cookie, visitor
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import render
 from adapters.web.texts import TEXTS, days_away, language, relative, say
-from bot.engine.browser.memory_view import KINDS, MemoryBrowsing, ShownMemory
+from bot.engine.browser.memory_view import KINDS, SEARCH_LIMIT, MemoryBrowsing, ShownMemory
 from bot.engine.browser.person_page import PersonPage
 from bot.engine.ports import ErasedStore
 
@@ -107,7 +107,7 @@ def memories_page(
     return render(
         "memories.html", lang, base, status=status, csrf=guest.csrf, known=browsing.known, found=browsing.found,
         memories=[_shown(m, parts, lang) for m in browsing.memories], kinds=KINDS, kind=kind, search=search,
-        number=browsing.number, pages=browsing.pages,
+        number=browsing.number, pages=browsing.pages, first=(browsing.number - 1) * SEARCH_LIMIT + 1,
         notice=notice if notice in _NOTICES else "", confirm_word=say("forget_all_word", lang),
         about=_about(about, parts, lang),
     )  # fmt: skip
@@ -144,7 +144,9 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         kind = form.get("kind", "")
         kind = kind if kind in KINDS else ""
         words = form.get("q", "").strip()[:_MAX_SEARCH_CHARS]
-        browsing = await parts.memories.browse(guest.user, kind=kind, search=words)
+        number = form.get("page", "1")
+        browsing = await parts.memories.browse(guest.user, kind=kind, search=words,
+                                               page=int(number[:6]) if number.isdigit() else 1)  # fmt: skip
         about = await parts.memories.about(guest.user)
         return memories_page(parts, base, guest, browsing, about, kind=kind, search=words)
 

@@ -14,6 +14,10 @@ TEXTS: dict[str, dict[str, str]] = {
     "search_button": {"en": "Search", "fr": "Chercher"},
     "search_clear": {"en": "Show all", "fr": "Tout afficher"},
     "search_found": {"en": "{count} found", "fr": "{count} trouvé(s)"},
+    "search_found_part": {
+        "en": "{count} found: showing {first}–{last}, newest first",
+        "fr": "{count} trouvés : de {first} à {last}, les plus récents d'abord",
+    },
     "kind_all": {"en": "All kinds", "fr": "Tous les genres"},
     "kind": {"en": "Kind", "fr": "Genre"},
     "kind_semantic": {"en": "fact", "fr": "fait"},

@@ -26,7 +26,7 @@ from bot.engine.texts.say import say
 
 _MAX_CORRECTION_CHARS = 4000
 PAGE_SIZE = 50  # memories a page shows; older ones are a link away (the first view stays small on a phone)
-SEARCH_LIMIT = 100  # the best matches a search looks at (by words and meaning), shown on one page
+SEARCH_LIMIT = 100  # the matches a page of a search shows (the best ones by words and meaning are read first)
 KINDS = ("semantic", "temporal", "episodic", "emotional")
 
 
@@ -42,8 +42,11 @@ class CorrectableMemories(MemoryBrowser, Protocol):
         """As `list_memories`, of one kind only when `kind` names one."""
         ...
 
-    async def search_memories(self, user_key: str, words: str, limit: int, *, kind: str = "") -> list[MemoryItem]:
-        """The listed memories whose text holds `words`, newest first, among the `limit` best matches."""
+    async def search_memories(
+        self, user_key: str, words: str, limit: int, *, kind: str = "", offset: int = 0
+    ) -> MemoryPage:
+        """The listed memories whose text holds `words`, newest first: `limit` of them from `offset`, and how
+        many there are in all (none is left out unsaid)."""
         ...
 
     async def replacements(self, user_key: str, memory_ids: Sequence[str]) -> dict[str, MemoryItem]:
@@ -150,8 +153,15 @@ class MemoryView:
         known = tuple(str(line["line"]) for line in await self._known.as_json(user.key, language))
         kind = kind if kind in KINDS else ""
         if search.strip():
-            items = await self._memories.search_memories(user.key, search, SEARCH_LIMIT, kind=kind)
-            found, number, pages = len(items), 1, 1
+            number = max(page, 1)
+            hits = await self._memories.search_memories(user.key, search, SEARCH_LIMIT, kind=kind,
+                                                        offset=(number - 1) * SEARCH_LIMIT)  # fmt: skip
+            found, pages = hits.total, max(1, -(-hits.total // SEARCH_LIMIT))
+            if number > pages:  # past the end (forgotten meanwhile): the last page
+                number = pages
+                hits = await self._memories.search_memories(user.key, search, SEARCH_LIMIT, kind=kind,
+                                                            offset=(number - 1) * SEARCH_LIMIT)  # fmt: skip
+            items = list(hits.items)
         else:
             number = max(page, 1)
             listed = await self._memories.browse_memories(user.key, (number - 1) * page_size, page_size, kind=kind)

@@ -306,6 +306,34 @@ async def test_search_and_corrections_reach_beyond_the_first_page(
         assert list(memory_ids(found)) == ["My sister lives in Valparaiso"] and "1 found" in found
 
 
+async def test_a_search_with_more_than_a_hundred_matches_says_how_many_and_pages_through_them(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        for n in range(1, 131):
+            clock.advance(minutes=1)
+            assert (await web.core.commands.remember(ANA, f"Trip {n} to Valparaiso")).ok
+        for n in range(1, 21):
+            clock.advance(minutes=1)
+            assert (await web.core.commands.remember(ANA, f"Fact number {n}")).ok
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        csrf = csrf_of((await page(browser, web))[1])
+
+        async with browser.post(f"{web.base}/search", data={"csrf": csrf, "q": "valparaiso"}) as response:
+            first = await response.text()
+        async with browser.post(
+            f"{web.base}/search", data={"csrf": csrf, "q": "valparaiso", "page": "2"}
+        ) as response:  # fmt: skip
+            second = await response.text()
+
+        assert "130 found: showing 1–100, newest first" in first and "Page 1 of 2" in first
+        assert list(memory_ids(first))[:2] == ["Trip 130 to Valparaiso", "Trip 129 to Valparaiso"]
+        assert len(memory_ids(first)) == 100 and 'name="page" value="2"' in first  # the next ones, a click away
+        assert "130 found: showing 101–130, newest first" in second and "Page 2 of 2" in second
+        assert set(memory_ids(second)) == {f"Trip {n} to Valparaiso" for n in range(1, 31)}
+        assert 'name="q" value="valparaiso"' in second  # the search's words stay in the form, not in an address
+
+
 async def test_the_mood_chart_is_drawn_on_request(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
     async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
         assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
