@@ -232,9 +232,10 @@ class DueStore:
                 pipe.sadd(_EVENTS + user_key, *ids)
             await pipe.execute()
 
-    async def drop_schedules(self, user_key: str, *, unreachable: bool = False) -> None:
-        """Unschedule every item of the person (their send state stays, so nothing is sent twice). With
-        `unreachable`, remember why: their next message brings the schedule back (see `note_activity`)."""
+    async def drop_schedules(self, user_key: str, *, unreachable: bool = False) -> int:
+        """Unschedule every item of the person (their send state stays, so nothing is sent twice); how many
+        there were. With `unreachable`, remember why: their next message brings the schedule back (see
+        `note_activity`)."""
         events = await self.event_ids(user_key)
         members = [Member(user_key, BIRTHDAY).name, Member(user_key, CHECKIN).name]
         members += [Member(user_key, "e:" + memory_id).name for memory_id in events]
@@ -244,11 +245,14 @@ class DueStore:
             if unreachable:
                 pipe.hset(_STATE + user_key, "unreachable", "1")
                 pipe.persist(_STATE + user_key)
-            await pipe.execute()
+            done = await pipe.execute()
+        return int(done[0])
 
-    async def forget_user(self, user_key: str) -> None:
-        await self.drop_schedules(user_key)
+    async def forget_user(self, user_key: str) -> int:
+        """Every item scheduled for the person and their send state; how many items were scheduled."""
+        dropped = await self.drop_schedules(user_key)
         await self._redis.delete(_STATE + user_key)
+        return dropped
 
     # --- exactly once -------------------------------------------------------------------------------
 

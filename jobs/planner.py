@@ -114,5 +114,5 @@ class Planner:
         if await self.due.note_activity(members.checkin(user_key), next_checkin):
             await self.plan_user(user_key)
 
-    async def forget_user(self, user_key: str) -> None:
-        await self.due.forget_user(user_key)
+    async def forget_user(self, user_key: str) -> int:
+        return await self.due.forget_user(user_key)

@@ -17,7 +17,7 @@ from aiohttp import web
 from adapters.web.guard import Visitor, csrf_ok, drop_session_cookie, visitor
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import render
-from adapters.web.texts import TEXTS, days_away, language, relative, say
+from adapters.web.texts import TEXTS, days_away, language, relative, say, say_count
 from bot.engine.browser.memory_view import KINDS, SEARCH_LIMIT, MemoryBrowsing, ShownMemory
 from bot.engine.browser.person_page import PersonPage
 from bot.engine.ports import ErasedStore
@@ -80,9 +80,18 @@ def _about(page: PersonPage, parts: BrowserParts, lang: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _tallied(part: ErasedStore, lang: str) -> str:
+    """A store holding several sorts of things: each sort with its count ("12 recent messages, 2 ...")."""
+    return ", ".join(
+        say_count(f"erased_{t.sort}_n", lang, t.count) if f"erased_{t.sort}_n" in TEXTS else f"{t.count} {t.sort}"
+        for t in part.tallies
+    )
+
+
 def receipt(erased: Sequence[ErasedStore], lang: str, *, encrypted: bool) -> list[dict[str, Any]]:
-    """What was erased from which store, as the receipt lists it: counts where the store gave them; the erasure
-    marker is what stays (said apart), and without encryption at rest there was no data key to destroy."""
+    """What was erased from which store, as the receipt lists it: counts where the store gave them (by sort where
+    its erasers told them apart); the erasure marker is what stays (said apart), and without encryption at rest
+    there was no data key to destroy."""
     lines = []
     for part in erased:
         if part.store == "erasure_marker" or (part.store == "data_key" and not encrypted):
@@ -93,8 +102,12 @@ def receipt(erased: Sequence[ErasedStore], lang: str, *, encrypted: bool) -> lis
             lines.append({"ok": False, "text": say("receipt_failed", lang, store=store)})
             continue
         what = "erased_" + (part.store if known else "other")
-        counted = part.count is not None and f"{what}_n" in TEXTS
-        what_text = say(f"{what}_n", lang, count=part.count) if counted else say(what, lang)
+        if part.tallies:
+            what_text = _tallied(part, lang)
+        elif part.count is not None and f"{what}_n" in TEXTS:
+            what_text = say_count(f"{what}_n", lang, part.count)
+        else:
+            what_text = say(what, lang)
         lines.append({"ok": True, "text": say("receipt_store", lang, store=store, what=what_text)})
     return lines
 

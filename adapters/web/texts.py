@@ -66,29 +66,80 @@ TEXTS: dict[str, dict[str, str]] = {
     },
     "erased_memories_n": {
         "en": "{count} memories and messages kept word for word",
+        "en_1": "{count} memory or message kept word for word",
         "fr": "{count} souvenirs et messages gardés mot pour mot",
+        "fr_1": "{count} souvenir ou message gardé mot pour mot",
     },
     "store_short_term": {"en": "Short-term state (Redis)", "fr": "État à court terme (Redis)"},
     "erased_short_term": {
         "en": "your recent messages, what was waiting to be written or sent to you, the conversation locks",
         "fr": "tes messages récents, ce qui attendait d'être écrit ou envoyé, les verrous de conversation",
     },
+    "erased_recent_messages_n": {
+        "en": "{count} recent messages (yours and my replies)",
+        "en_1": "{count} recent message (yours or my reply)",
+        "fr": "{count} messages récents (les tiens et mes réponses)",
+        "fr_1": "{count} message récent (le tien ou ma réponse)",
+    },
+    "erased_waiting_writes_n": {
+        "en": "{count} exchanges waiting to be kept as memories",
+        "en_1": "{count} exchange waiting to be kept as a memory",
+        "fr": "{count} échanges en attente d'être gardés en souvenirs",
+        "fr_1": "{count} échange en attente d'être gardé en souvenir",
+    },
+    "erased_waiting_messages_n": {
+        "en": "{count} messages waiting for a reply",
+        "en_1": "{count} message waiting for a reply",
+        "fr": "{count} messages en attente de réponse",
+        "fr_1": "{count} message en attente de réponse",
+    },
+    "erased_answered_marks_n": {
+        "en": "{count} marks of messages already answered",
+        "en_1": "{count} mark of a message already answered",
+        "fr": "{count} marques de messages déjà traités",
+        "fr_1": "{count} marque de message déjà traité",
+    },
+    "erased_locks_n": {
+        "en": "{count} conversation locks",
+        "en_1": "{count} conversation lock",
+        "fr": "{count} verrous de conversation",
+        "fr_1": "{count} verrou de conversation",
+    },
     "store_profile": {"en": "Profile (Redis)", "fr": "Profil (Redis)"},
     "erased_profile": {"en": "your profile and settings", "fr": "ton profil et tes réglages"},
     "store_reply_trail": {"en": "Reply trail (Redis)", "fr": "Fil des réponses (Redis)"},
     "erased_reply_trail": {"en": "what my last replies drew on", "fr": "ce dont mes dernières réponses partaient"},
+    "erased_reply_trail_n": {
+        "en": "what my last replies drew on ({count} replies)",
+        "en_1": "what my last replies drew on ({count} reply)",
+        "fr": "ce dont mes dernières réponses partaient ({count} réponses)",
+        "fr_1": "ce dont mes dernières réponses partaient ({count} réponse)",
+    },
     "store_schedule": {"en": "Schedule (Redis)", "fr": "Agenda (Redis)"},
     "erased_schedule": {"en": "your dates and the messages planned for you", "fr": "tes dates et les messages prévus"},
+    "erased_schedule_n": {
+        "en": "{count} dates and messages planned for you",
+        "en_1": "{count} date or message planned for you",
+        "fr": "{count} dates et messages prévus pour toi",
+        "fr_1": "{count} date ou message prévu pour toi",
+    },
     "store_moods": {"en": "Mood series (Redis)", "fr": "Série des humeurs (Redis)"},
     "erased_moods": {"en": "your mood readings", "fr": "tes humeurs"},
-    "erased_moods_n": {"en": "{count} mood readings", "fr": "{count} humeurs relevées"},
+    "erased_moods_n": {
+        "en": "{count} mood readings",
+        "en_1": "{count} mood reading",
+        "fr": "{count} humeurs relevées",
+        "fr_1": "{count} humeur relevée",
+    },
     "store_person_model": {"en": "Person model (Redis)", "fr": "Portrait (Redis)"},
     "erased_person_model": {"en": "what I knew about you", "fr": "ce que je savais de toi"},
     "store_files": {"en": "Files", "fr": "Fichiers"},
     "erased_files": {"en": "charts, voice notes, pictures kept for you", "fr": "graphiques, messages vocaux, images"},
     "erased_files_n": {
         "en": "{count} files (charts, voice notes, pictures)",
+        "en_1": "{count} file (charts, voice notes, pictures)",
         "fr": "{count} fichiers (graphiques, messages vocaux, images)",
+        "fr_1": "{count} fichier (graphiques, messages vocaux, images)",
     },
     "store_data_key": {"en": "Key store", "fr": "Coffre des clés"},
     "erased_data_key": {
@@ -99,12 +150,24 @@ TEXTS: dict[str, dict[str, str]] = {
     "erased_pictures": {"en": "how many pictures you asked for", "fr": "le compte des images demandées"},
     "store_sessions": {"en": "Memory browser", "fr": "Navigateur de souvenirs"},
     "erased_sessions": {"en": "your sessions, this one included", "fr": "tes sessions, celle-ci comprise"},
+    "erased_sessions_n": {
+        "en": "{count} sessions, this one included",
+        "en_1": "{count} session: this one",
+        "fr": "{count} sessions, celle-ci comprise",
+        "fr_1": "{count} session : celle-ci",
+    },
     "store_pseudonym": {"en": "Pseudonyms (Redis)", "fr": "Pseudonymes (Redis)"},
     "erased_pseudonym": {"en": "the pseudonym your data was kept under", "fr": "le pseudonyme de tes données"},
     "store_redis_file": {"en": "Redis file on disk", "fr": "Fichier Redis sur le disque"},
     "erased_redis_file": {"en": "rewritten without your data", "fr": "réécrit sans tes données"},
     "store_links": {"en": "Linked accounts (Redis)", "fr": "Comptes liés (Redis)"},
     "erased_links": {"en": "the links between your accounts", "fr": "les liens entre tes comptes"},
+    "erased_links_n": {
+        "en": "the links to {count} other accounts of yours",
+        "en_1": "the link to {count} other account of yours",
+        "fr": "les liens vers {count} autres comptes à toi",
+        "fr_1": "le lien vers {count} autre compte à toi",
+    },
     "store_other": {"en": "Another store ({name})", "fr": "Un autre stockage ({name})"},
     "erased_other": {"en": "erased", "fr": "effacé"},
     "receipt_stays": {"en": "What stays, and why", "fr": "Ce qui reste, et pourquoi"},
@@ -191,6 +254,13 @@ def language(code: str | None) -> str:
 def say(key: str, lang: str, **values: object) -> str:
     entry = TEXTS[key]
     return entry.get(lang, entry["en"]).format(**values)
+
+
+def say_count(key: str, lang: str, count: int) -> str:
+    """A text with a count in it: its singular (`en_1`, `fr_1`) for one, where it has one."""
+    entry = TEXTS[key]
+    singular = entry.get(f"{lang}_1") if count == 1 else None
+    return (singular or entry.get(lang, entry["en"])).format(count=count)
 
 
 def days_away(on: date, today: date, lang: str) -> str:

@@ -140,11 +140,21 @@ class ReplyTrail(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """How many things of one sort an eraser erased, where one store holds several sorts (the short-term state:
+    recent messages, memory writes waiting, ...): the receipt names each sort with its count."""
+
+    sort: str
+    count: int
+
+
 class UserDataEraser(Protocol):
     """Every part that keeps data about a person implements this; erase means gone everywhere."""
 
-    async def forget_user(self, user_key: str) -> int | None:
-        """Erase the person; how many of their things went when the store counts them (None: it does not)."""
+    async def forget_user(self, user_key: str) -> int | Tally | None:
+        """Erase the person; how many of their things went when the store counts them (a `Tally` when its store
+        holds other sorts too; None: it does not count)."""
         ...
 
 
@@ -156,17 +166,19 @@ class StoreEraser:
     store: str
     eraser: UserDataEraser
 
-    async def forget_user(self, user_key: str) -> int | None:
+    async def forget_user(self, user_key: str) -> int | Tally | None:
         return await self.eraser.forget_user(user_key)
 
 
 @dataclass(frozen=True, slots=True)
 class ErasedStore:
-    """One store's part in an erasure: whether it went through, and how many things it erased when it counts."""
+    """One store's part in an erasure: whether it went through, how many things it erased when it counts, and
+    those counts by sort when its erasers told them apart (`tallies`; `count` is then their sum)."""
 
     store: str
     ok: bool
     count: int | None = None
+    tallies: tuple[Tally, ...] = ()
 
 
 class ErasureEpochs(Protocol):

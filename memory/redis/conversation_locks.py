@@ -29,6 +29,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from bot.engine.conversation.locks import KeyedLocks
+from bot.engine.ports import Tally
 
 log = logging.getLogger(__name__)
 
@@ -98,11 +99,11 @@ class RedisConversationLocks:
                 except (RedisError, OSError):
                     log.warning("could not release the lock of %s; it expires by itself", conversation_id)
 
-    async def forget_user(self, user_key: str) -> None:
+    async def forget_user(self, user_key: str) -> Tally:
         """Drop the fencing counter of the person's private chat: its key names them. (Their group chats' keys
         name the group only.) A reply in flight meanwhile is dropped by the erasure fence, not this one."""
         platform, _, user_id = user_key.partition(":")
-        await self._redis.delete(fence_key(f"{platform}:dm:{user_id}"))
+        return Tally("locks", int(await self._redis.delete(fence_key(f"{platform}:dm:{user_id}"))))
 
     async def _take(self, conversation_id: str, owner: str) -> int:
         keys = [lock_key(conversation_id), fence_key(conversation_id)]

@@ -27,6 +27,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from bot.engine.conversation.inbox import Overdue
 from bot.engine.model import IncomingMessage
+from bot.engine.ports import Tally
 from bot.errors import UnreadableText
 from memory.privacy.crypto import PlainCipher, TextCipher
 
@@ -152,12 +153,14 @@ class RedisInbox:
         """How many messages are received and not yet answered (held or overdue)."""
         return int(await self._redis.zcard(LEASES))
 
-    async def forget_user(self, user_key: str) -> None:
-        """The person's messages waiting for a reply: their words go with them."""
+    async def forget_user(self, user_key: str) -> Tally:
+        """The person's messages waiting for a reply: their words go with them (how many, for the receipt)."""
         members: list[Any] = await self._redis.zrange(LEASES, 0, -1)
+        dropped = 0
         for raw in members:
             member = _text(raw)
             person = await self._redis.hget(_ENTRY + member, "person")  # type: ignore[misc]
             if person is not None and _text(person) == user_key:
                 await self._drop(member)
-
+                dropped += 1
+        return Tally("waiting_messages", dropped)

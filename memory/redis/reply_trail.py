@@ -107,11 +107,18 @@ class RedisReplyTrail:
                     except WatchError:
                         continue
 
-    async def forget_user(self, user_key: str) -> None:
+    async def forget_user(self, user_key: str) -> int:
+        """The person's trail in every conversation; how many replies it told of."""
         conversations = set(await self._conversations(user_key))
         platform, _, user_id = user_key.partition(":")
         conversations.add(dm_conversation_id(UserRef(platform, user_id)))
-        await self._redis.delete(_conversations_key(user_key), *(_trail_key(user_key, c) for c in conversations))
+        trails = [_trail_key(user_key, c) for c in sorted(conversations)]
+        async with self._redis.pipeline(transaction=True) as pipe:
+            for trail in trails:
+                pipe.llen(trail)
+            pipe.delete(_conversations_key(user_key), *trails)
+            *held, _ = await pipe.execute()
+        return sum(int(n) for n in held)
 
     async def _without(self, user_key: str, stored: str, memory_ids: set[str]) -> str:
         """The stored entry without `memory_ids` (sealed again when it was sealed)."""

@@ -64,8 +64,13 @@ class RedisWebSessions:
     async def end(self, session_id: str) -> None:
         await self._redis.delete(f"{_PREFIX}:{_hashed(session_id)}")
 
-    async def forget_user(self, user_key: str) -> None:
-        """End every session opened for this account or person."""
+    async def forget_user(self, user_key: str) -> int:
+        """End every session opened for this account or person; how many were still open."""
         hashed = await self._redis.smembers(f"{_OF}:{user_key}")
         keys = [f"{_PREFIX}:{h.decode() if isinstance(h, bytes) else h}" for h in hashed]
-        await self._redis.delete(*keys, f"{_OF}:{user_key}")
+        async with self._redis.pipeline(transaction=True) as pipe:
+            if keys:
+                pipe.delete(*keys)
+            pipe.delete(f"{_OF}:{user_key}")
+            ended = await pipe.execute()
+        return int(ended[0]) if keys else 0

@@ -24,6 +24,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
 from bot.engine.model import Exchange
+from bot.engine.ports import Tally
 from bot.errors import InvalidInput, UnreadableText
 from memory.privacy.crypto.cipher import PlainCipher, TextCipher
 from memory.writing.outbox_codec import ExchangeCodec, JsonExchangeCodec
@@ -171,10 +172,11 @@ class RedisOutbox:
 
     # ---- UserDataEraser ----
 
-    async def forget_user(self, user_key: str) -> None:
+    async def forget_user(self, user_key: str) -> Tally:
         """/forget all: the person's waiting and given-up entries go, unread (the erasure epoch would also
-        stop a write already under way; this makes sure their words do not linger in the stream)."""
+        stop a write already under way; this makes sure their words do not linger in the stream); how many."""
         tag = person_tag(user_key)
+        dropped = 0
         for stream in (STREAM, DEAD_LETTERS):
             start = "-"
             while True:
@@ -188,9 +190,11 @@ class RedisOutbox:
                         pipe.xdel(stream, *mine)
                         await pipe.execute()
                     self._queued.difference_update(mine)
+                    dropped += len(mine)
                 if len(chunk) < _SCAN_CHUNK:
                     break
                 start = "(" + _name(chunk[-1][0])
+        return Tally("waiting_writes", dropped)
 
 
 def _name(entry_id: bytes | str) -> str:

@@ -18,6 +18,7 @@ from bot.engine.model import UserRef, dm_conversation_id
 from bot.engine.ports import (
     ErasedStore,
     StoreEraser,
+    Tally,
 )
 from bot.engine.texts.say import say
 
@@ -39,7 +40,18 @@ def _together(before: ErasedStore | None, part: ErasedStore) -> ErasedStore:
     if before is None:
         return part
     counts = [c for c in (before.count, part.count) if c is not None]
-    return ErasedStore(part.store, before.ok and part.ok, sum(counts) if counts else None)
+    tallies: dict[str, int] = {}
+    for tally in (*before.tallies, *part.tallies):
+        tallies[tally.sort] = tallies.get(tally.sort, 0) + tally.count
+    return ErasedStore(part.store, before.ok and part.ok, sum(counts) if counts else None,
+                       tuple(Tally(sort, count) for sort, count in tallies.items()))  # fmt: skip
+
+
+def _part(store: str, count: object) -> ErasedStore:
+    """What one eraser said it erased, as its store's part."""
+    if isinstance(count, Tally):
+        return ErasedStore(store, ok=True, count=count.count, tallies=(count,))
+    return ErasedStore(store, ok=True, count=count if isinstance(count, int) else None)
 
 
 class AccountCommands(Commands):
@@ -98,7 +110,7 @@ class AccountCommands(Commands):
         if self._identities is not None:
             try:
                 await self._identities.forget_user(user.key)
-                erased["links"] = ErasedStore("links", ok=True)
+                erased["links"] = ErasedStore("links", ok=True, count=len(set(accounts) - {user.key}))
             except Exception:
                 erased["links"] = ErasedStore("links", ok=False)
                 log.exception("forgetting the links of a person failed")
@@ -113,8 +125,7 @@ class AccountCommands(Commands):
         for eraser in self._erasers:
             store = eraser.store if isinstance(eraser, StoreEraser) else type(eraser).__name__
             try:
-                count = await eraser.forget_user(user_key)
-                parts.append(ErasedStore(store, ok=True, count=count if isinstance(count, int) else None))
+                parts.append(_part(store, await eraser.forget_user(user_key)))
             except Exception:
                 parts.append(ErasedStore(store, ok=False))
                 log.exception("forget_user failed in %s for a user", store)

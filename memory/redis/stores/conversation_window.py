@@ -11,6 +11,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
 from bot.engine.model import ChatTurn
+from bot.engine.ports import Tally
 from bot.errors import ConversationLockLost, UnreadableText
 from memory.privacy.crypto import PlainCipher, Sealer, TextCipher
 from memory.redis.conversation_locks import fence_key
@@ -114,11 +115,12 @@ class RedisConversationWindow:
             ],
         }  # fmt: skip
 
-    async def forget_user(self, user_key: str) -> None:
+    async def forget_user(self, user_key: str) -> Tally:
         """Drop the person's turns, and the replies to them, from every window they wrote in; private
-        windows go whole."""
-        await self._drop_turns(user_key, lambda turn: True, whole_dm=True)
+        windows go whole. How many messages went (theirs and the replies), for the erasure's receipt."""
+        dropped = await self._drop_turns(user_key, lambda turn: True, whole_dm=True)
         await self._redis.delete(conversations_key(user_key))
+        return Tally("recent_messages", dropped)
 
     async def forget_said(self, user_key: str, texts: Sequence[str]) -> None:
         """Drop the person's turns that say exactly one of `texts` (a forgotten memory), and the replies to
@@ -127,7 +129,9 @@ class RedisConversationWindow:
         if said:
             await self._drop_turns(user_key, lambda turn: turn.get("text") in said, whole_dm=False)
 
-    async def _drop_turns(self, user_key: str, matches: Callable[[dict[str, Any]], bool], *, whole_dm: bool) -> None:
+    async def _drop_turns(self, user_key: str, matches: Callable[[dict[str, Any]], bool], *, whole_dm: bool) -> int:
+        """How many turns went."""
+        dropped = 0
         conversations = {text_of(c) for c in await self._redis.smembers(conversations_key(user_key))}
         platform, _, user_id = user_key.partition(":")
         # The private window may hold only unprompted messages from the bot, which name no author.
@@ -135,7 +139,11 @@ class RedisConversationWindow:
         for conversation_id in conversations:
             key = window_key(conversation_id)
             if whole_dm and ":dm:" in conversation_id:
-                await self._redis.delete(key)
+                async with self._redis.pipeline(transaction=True) as whole:
+                    whole.llen(key)
+                    whole.delete(key)
+                    held, _ = await whole.execute()
+                dropped += int(held)
                 continue
             # The watch makes a turn appended meanwhile retry the scrub rather than be lost.
             async with self._redis.pipeline(transaction=True) as pipe:
@@ -154,9 +162,11 @@ class RedisConversationWindow:
                             pipe.rpush(key, *kept)
                             pipe.expire(key, ttl if ttl > 0 else self._ttl_s)
                         await pipe.execute()
+                        dropped += len(stored) - len(kept)
                         break
                     except WatchError:
                         continue
+        return dropped
 
 
 def _chat_owner(conversation_id: str) -> str:

@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import redis.asyncio as aioredis
 
+from bot.engine.ports import Tally
 from memory.redis.stores.keys import PREFIX, glob_escaped, text_of
 
 
@@ -19,12 +20,14 @@ class RedisMessageClaims:
     async def claim(self, key: str) -> bool:
         return bool(await self._redis.set(f"{PREFIX}:claim:{key}", "1", nx=True, ex=self._ttl_s))
 
-    async def forget_user(self, user_key: str) -> None:
-        """The claims of the person's private chat name them (group claims name the group only)."""
+    async def forget_user(self, user_key: str) -> Tally:
+        """The claims of the person's private chat name them (group claims name the group only); how many."""
+        dropped = 0
         platform, _, user_id = user_key.partition(":")
         prefix = f"{PREFIX}:claim:{platform}:dm:{user_id}:"
         async for key in self._redis.scan_iter(match=f"{glob_escaped(prefix)}*", count=1000):
             # Past the prefix comes a message id, never a colon: "…:dm:1:dm:10:5" is someone else's chat
             # (a user id "1:dm:10"), whose claims the person with id "1" must not erase.
             if ":" not in text_of(key)[len(prefix) :]:
-                await self._redis.delete(key)
+                dropped += int(await self._redis.delete(key))
+        return Tally("answered_marks", dropped)

@@ -4,10 +4,15 @@ true, with what replaced it), one forgotten, everything forgotten; another accou
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from pathlib import Path
 
 from adapters.web.app import login_links
-from bot.engine.model import UserRef
+from bot.engine.model import Exchange, Reply, UserRef
+from memory.redis.inbox import RedisInbox
+from memory.writing.outbox import DEAD_LETTERS, person_tag
+from memory.writing.outbox_codec import JsonExchangeCodec
 from tests.adapters.web.browser import (
     browser_session,
     csrf_of,
@@ -18,7 +23,7 @@ from tests.adapters.web.browser import (
     telegram_login,
 )
 from tests.conftest import FakeClock
-from tests.test_app_erasure import say
+from tests.test_app_erasure import message, say
 
 ANA = UserRef("telegram", "5151", "Ana")
 BOB = UserRef("telegram", "6262", "Bob")
@@ -166,13 +171,62 @@ async def test_forget_everything_needs_the_typed_word_and_ends_the_session(
         assert response.status == 200 and "Everything is erased" in receipt
         assert "Erased on 2026-03-14 12:00 (UTC)." in receipt
         erased = receipt[receipt.index('class="receipt"') : receipt.index("What stays")]
-        assert "Memory index: 1 memories and messages kept word for word" in erased  # counted by the store
+        assert "Memory index: 1 memory or message kept word for word" in erased  # counted by the store
         assert "Mood series (Redis): 0 mood readings" in erased and "Files: 0 files" in erased
-        assert "Short-term state (Redis): your recent messages" in erased and "Profile (Redis)" in erased
-        assert "Memory browser: your sessions" in erased and "Key store" not in erased  # no encryption: no key
+        assert "Short-term state (Redis): 0 recent messages" in erased and "Profile (Redis)" in erased
+        assert "Memory browser: 1 session: this one" in erased and "Key store" not in erased  # no encryption: no key
         assert "a one-way hash of your account" in receipt and "encryption at rest is off" in receipt
         assert (await web.core.commands.memories_page(ANA, 0, 10)).total == 0
         assert (await page(browser, web))[0] == 401
+
+
+async def test_the_receipt_counts_what_each_store_held(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    """A person with something in every store: each one's line on the receipt says how many things went."""
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        core = web.core
+        assert (await core.commands.set_birthday(ANA, "March 20")).ok
+        assert (await core.commands.set_checkins(ANA, "on")).ok
+        assert (await core.commands.remember(ANA, "My cat is called Miso")).ok
+        await say(core, clock, "Tell me about Miso, my cat", ANA)
+        clock.advance(minutes=5)
+        await say(core, clock, "I feel so happy today, Miso is purring", ANA)
+        waiting = message(clock, "Are you there?", ANA)
+        assert await RedisInbox(core.redis).receive(waiting)  # received, not answered yet
+        given_up = Exchange(waiting, Reply("Yes!", "en"), "Europe/Paris", "en")  # a memory write that kept failing
+        await core.redis.xadd(DEAD_LETTERS, {"exchange": JsonExchangeCodec().encode(given_up),
+                                             "person": person_tag(ANA.key)})  # fmt: skip
+        asked = await core.commands.link(ANA)
+        code = next(word for word in asked.text.split() if "-" in word and len(word.strip(".:`*")) == 9)
+        assert (await core.commands.link(LEA_DC, code.strip(".:`*"))).ok, asked.text
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200  # a second session
+        csrf = csrf_of((await page(browser, web))[1])
+
+        async with browser.post(f"{web.base}/forget-all", data={"csrf": csrf, "confirm": "FORGET"}) as response:
+            receipt = await response.text()
+
+        erased = receipt[receipt.index('class="receipt"') : receipt.index("What stays")]
+        lines = [unescape(line.strip()) for line in re.findall(r"<li>([^<]*)</li>", erased)]
+        assert "Short-term state (Redis): 4 recent messages (yours and my replies), 3 marks of messages already " \
+            "answered, 1 conversation lock, 1 exchange waiting to be kept as a memory, 1 message waiting for a " \
+            "reply" in lines  # fmt: skip
+        assert "Reply trail (Redis): what my last replies drew on (2 replies)" in lines
+        assert "Memory browser: 2 sessions, this one included" in lines
+        assert "Linked accounts (Redis): the link to 1 other account of yours" in lines
+        assert (
+            "Mood series (Redis): 2 mood readings" in lines
+            and "Files: 0 files (charts, voice notes, pictures)" in lines
+        )
+        assert re.fullmatch(r"Memory index: \d+ memories and messages kept word for word", lines[0]), lines
+        # One record each, nothing to count: the profile, the person model, the picture quota. The schedule counts
+        # what it unschedules, but the app's deferred planner in front of it does not pass the count on yet.
+        uncounted = [line for line in lines if not re.search(r"\d", line)]
+        assert [line.split(":")[0] for line in uncounted] == [
+            "Profile (Redis)",
+            "Schedule (Redis)",
+            "Person model (Redis)",
+            "Pictures (Redis)",
+        ], lines
 
 
 async def test_every_page_is_locked_down(redis_url: str, data_dir: Path, clock: FakeClock) -> None:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import redis.asyncio as aioredis
 
 from bot.engine.model import UserRef
-from bot.engine.ports import ErasedStore, StoreEraser
+from bot.engine.ports import ErasedStore, StoreEraser, Tally
 from tests.conftest import FakeClock
 from tests.fakes.commands import redis_backed_commands
 from tests.fakes.memory_browser import InMemoryMemoryBrowser
@@ -19,6 +19,11 @@ LEA = UserRef("telegram", "4242", "Léa")
 class Counted:
     async def forget_user(self, user_key: str) -> int:
         return 7
+
+
+class Locks:
+    async def forget_user(self, user_key: str) -> Tally:
+        return Tally("locks", 2)
 
 
 class Down:
@@ -52,3 +57,18 @@ async def test_a_store_that_fails_is_marked_and_the_rest_still_go(
 
     assert not done.ok and ErasedStore("schedule", ok=False) in done.erased
     assert memories.items.get(LEA.key) is None
+
+
+async def test_a_store_of_several_sorts_reports_each_sorts_count(
+    redis_client: aioredis.Redis, clock: FakeClock
+) -> None:
+    memories = InMemoryMemoryBrowser()
+    commands, _, _ = redis_backed_commands(redis_client, clock, memories,
+                                           schedule_eraser=StoreEraser("short_term", Locks()))  # fmt: skip
+
+    done = await commands.forget_everything(LEA)
+
+    assert ErasedStore("short_term", ok=True, count=2, tallies=(Tally("locks", 2),)) in done.erased
+    assert ErasedStore("RedisConversationWindow", ok=True, count=0, tallies=(Tally("recent_messages", 0),)) in (
+        done.erased
+    )
