@@ -242,7 +242,7 @@ def _meaning(name: str, field: FieldInfo) -> str:
     text = field.description or MEANINGS.get(name)
     if not text:
         raise SystemExit(
-            f"SOUVENIR_{name.upper()} has no meaning: add Field(description=...) in bot/config.py "
+            f"SOUVENIR_{name.upper()} has no meaning: add Field(description=...) in its group's module in bot/config/ "
             "or an entry to MEANINGS in scripts/config_reference.py"
         )
     return text

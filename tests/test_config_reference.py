@@ -12,7 +12,7 @@ def test_every_setting_has_a_meaning() -> None:
         for name, field in Settings.model_fields.items()
         if not (field.description or config_reference.MEANINGS.get(name))
     ]
-    assert missing == [], "add Field(description=...) in bot/config.py or an entry to MEANINGS"
+    assert missing == [], "add Field(description=...) in bot/config/ or an entry to MEANINGS"
 
 
 def test_committed_reference_is_current() -> None:
