@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from bot.config import Settings
 from bot.errors import ConfigError
 from memory.index_factory import backend_for, edge_directory, open_embedder, open_index_driver, server_collection
-from memory.privacy.crypto.startup import cipher_for, key_store_for
+from memory.privacy.crypto.startup import KeyStorePlace, cipher_for, key_store_for
 from memory.qdrant.driver import IndexDriver
 from memory.redis.connect import redis_client
 from memory.redis.data_dir_lock import hold_data_dir
@@ -37,10 +37,14 @@ async def _stores(settings: Settings, *, index: bool) -> AsyncIterator[aioredis.
         yield client
 
 
+def _embedding(settings: Settings) -> str:
+    return embedding_id(settings.embedding_provider, settings.embedding_model)
+
+
 async def run_migrate(settings: Settings, console: Console | None = None) -> int:
     console = console or Console()
     async with _stores(settings, index=False) as client:
-        steps = await migrate(client, settings)
+        steps = await migrate(client, _embedding(settings))
         version, in_use = await SchemaRecord(client).version(), await SchemaRecord(client).index()
     for step in steps:
         console.print(f"migrated: {step}")
@@ -62,16 +66,17 @@ async def run_reindex(settings: Settings, console: Console | None = None) -> int
     console = console or Console()
     async with AsyncExitStack() as stack:
         client = await stack.enter_async_context(_stores(settings, index=True))
-        for step in await migrate(client, settings):
+        for step in await migrate(client, _embedding(settings)):
             console.print(f"migrated: {step}")
         schema, checkpoints = SchemaRecord(client), ReindexCheckpoint(client)
         # Sealed memories are opened to be re-embedded (and stay sealed): the same key check as a start.
         master = settings.encryption_key.get_secret_value() if settings.encryption_key else None
-        cipher = await cipher_for(client, master, key_store_for(stack, settings, client))
+        place = KeyStorePlace(settings.resolved_key_store, settings.resolved_key_dir, settings.key_store_url)
+        cipher = await cipher_for(client, master, key_store_for(stack, place, client))
         in_use = await schema.index()
         assert in_use is not None  # migrate records it
         embedder = await stack.enter_async_context(open_embedder(settings))
-        wanted, keywords = embedding_id(settings), keywords_for(cipher.enabled)
+        wanted, keywords = _embedding(settings), keywords_for(cipher.enabled)
         resumed = await checkpoints.read()
         source = None
         if in_use.dimension is not None:

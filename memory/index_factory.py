@@ -76,8 +76,8 @@ async def _open_server(settings: Settings, dimension: int, generation: int = 0) 
     try:
         from memory.redis.schema import SCHEMA_VERSION, embedding_id
 
-        built_by = {"souvenir_schema_version": SCHEMA_VERSION, "embedding": embedding_id(settings)}
-        built_by["dimension"] = dimension
+        embedding = embedding_id(settings.embedding_provider, settings.embedding_model)
+        built_by = {"souvenir_schema_version": SCHEMA_VERSION, "embedding": embedding, "dimension": dimension}
         return await ServerDriver.open(
             client,
             dimension,

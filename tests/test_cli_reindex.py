@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 from bot.config import Settings
 from memory.index_factory import open_embedder, open_memory_index
 from memory.records import MemoryKind, MemoryRecord, MemorySource
-from memory.redis.schema import SCHEMA_KEY, SchemaRecord, migrate
+from memory.redis.schema import SCHEMA_KEY, SchemaRecord, embedding_id, migrate
 from tests.conftest import FakeClock
 from tests.fakes.souvenir_process import run_souvenir, souvenir_env
 from tests.memory.test_index_openai_embedder import FakeEmbeddingServer
@@ -28,7 +28,7 @@ async def test_reindex_re_embeds_everything_and_switches_once(
 ) -> None:
     async with FakeEmbeddingServer() as server:
         old = _settings(data_dir, redis_url, server, "embed-a")
-        await migrate(redis_client, old)
+        await migrate(redis_client, embedding_id(old.embedding_provider, old.embedding_model))
         schema = SchemaRecord(redis_client)
         in_use = await schema.index()
         assert in_use is not None

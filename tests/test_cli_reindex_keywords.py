@@ -24,7 +24,15 @@ from memory.qdrant import index as index_module
 from memory.qdrant.driver import SPARSE
 from memory.qdrant.keywords import sparse_text
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
-from memory.redis.schema import KEYWORDS_KEYED, KEYWORDS_PLAIN, IndexInUse, SchemaRecord, keywords_check, migrate
+from memory.redis.schema import (
+    KEYWORDS_KEYED,
+    KEYWORDS_PLAIN,
+    IndexInUse,
+    SchemaRecord,
+    embedding_id,
+    keywords_check,
+    migrate,
+)
 from memory.words.sparse import SparseTerms, encode_document
 from tests.conftest import FakeClock
 from tests.memory.test_index_openai_embedder import FakeEmbeddingServer
@@ -77,7 +85,7 @@ async def test_clear_keyword_ids_are_refused_at_start_and_rebuilt_keyed_by_reind
         settings = Settings(data_dir=data_dir, redis_url=redis_url, embedding_provider="openai-compatible",
                             embedding_model="embed-a", embedding_base_url=server.base_url,
                             encryption_key=master, key_store="file", key_dir=tmp_path / "keys")  # fmt: skip
-        await migrate(raw_client, settings)
+        await migrate(raw_client, embedding_id(settings.embedding_provider, settings.embedding_model))
         schema = SchemaRecord(raw_client)
         in_use = await schema.index()
         assert in_use is not None and in_use.keywords is None  # a store from before they were recorded
@@ -115,7 +123,7 @@ async def test_clear_keyword_ids_are_refused_at_start_and_rebuilt_keyed_by_reind
 
 async def test_a_new_store_is_keyed_from_the_start_and_a_clear_one_stays_clear(raw_client: aioredis.Redis) -> None:
     settings = Settings(embedding_provider="openai-compatible", embedding_base_url="http://127.0.0.1:9/v1")
-    await migrate(raw_client, settings)
+    await migrate(raw_client, embedding_id(settings.embedding_provider, settings.embedding_model))
     schema = SchemaRecord(raw_client)
     fresh = await schema.index()
     assert fresh is not None

@@ -23,7 +23,7 @@ from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
 from memory.privacy.voice_archive import VoiceFiles
 from memory.redis.reply_trail import TrailForgettingErasureLog
-from memory.redis.schema import IndexInUse, SchemaRecord, check_index, keywords_check, migrate
+from memory.redis.schema import IndexInUse, SchemaRecord, check_index, embedding_id, keywords_check, migrate
 from memory.service import LongTermMemoryService
 
 log = logging.getLogger(__name__)
@@ -47,13 +47,14 @@ class MemoryNeeds:
 async def upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
     """Migrate stored data when it is older than this version (`souvenir migrate` does the same), then make sure
     the configured embedder built the memory index in use (else: `souvenir reindex`)."""
-    for step in await migrate(client, settings):
+    configured = embedding_id(settings.embedding_provider, settings.embedding_model)
+    for step in await migrate(client, configured):
         log.info("migrated: %s", step)
     schema = SchemaRecord(client)
     in_use = await schema.index()
     if in_use is None:
         raise ConfigError("the stored data records no memory index; run `souvenir migrate`")
-    check_index(in_use, settings, dimension)
+    check_index(in_use, configured, dimension)
     return await schema.note_dimension(in_use, dimension)
 
 
@@ -62,7 +63,9 @@ async def open_memory(stack: AsyncExitStack, base: Foundation, needs: MemoryNeed
     # One embedder for memories and the mood reader (loaded once, before the first message).
     embedder = await stack.enter_async_context(open_embedder(settings))
     index_in_use = await upgrade_stores(client, settings, embedder.dimension)
-    reader = await stack.enter_async_context(open_mood_reader(settings, embedder))
+    reader = await stack.enter_async_context(
+        open_mood_reader(embedder, embedder_is_use=settings.embedding_provider == "use")
+    )
     journal = MoodJournal(
         stores.moods, reader=reader, find_patterns=find_patterns, sensitive=needs.sensitive, clock=base.clock,
         erasures=stores.erasures,

@@ -21,7 +21,7 @@ from bot.private_files import make_private
 from memory.mood.series import RedisMoodSeries
 from memory.person.person_model_store import RedisPersonModels
 from memory.privacy.crypto import KeyStore, TextCipher
-from memory.privacy.crypto.startup import cipher_for, key_store_for
+from memory.privacy.crypto.startup import KeyStorePlace, cipher_for, key_store_for
 from memory.privacy.erasure import RedisErasureLog
 from memory.privacy.pseudonyms import RedisPseudonyms, load_or_create_secret
 from memory.redis.connect import redis_client
@@ -125,7 +125,11 @@ async def open_foundation(stack: AsyncExitStack, settings: Settings, clock: Cloc
 async def open_cipher(stack: AsyncExitStack, settings: Settings, client: aioredis.Redis) -> TextCipher:
     """Before any store writes: a key that does not open the data already stored stops the start here."""
     master = settings.encryption_key.get_secret_value() if settings.encryption_key else None
-    return await cipher_for(client, master, key_store_for(stack, settings, client))
+    return await cipher_for(client, master, key_store_for(stack, key_store_place(settings), client))
+
+
+def key_store_place(settings: Settings) -> KeyStorePlace:
+    return KeyStorePlace(settings.resolved_key_store, settings.resolved_key_dir, settings.key_store_url)
 
 
 async def connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
@@ -176,4 +180,4 @@ async def open_key_store(settings: Settings) -> AsyncIterator[tuple[aioredis.Red
         if settings.redis_embedded:
             stack.enter_context(hold_data_dir(settings.data_dir))
         client = await connect_redis(stack, settings)
-        yield client, key_store_for(stack, settings, client)
+        yield client, key_store_for(stack, key_store_place(settings), client)

@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from bot.config import Settings
 from bot.engine.mood import MoodReader
 from memory.embedding import UseEmbedder
 from memory.mood.patterns import PatternRules, find_patterns, find_patterns_local
@@ -26,10 +25,10 @@ __all__ = [
 
 
 @asynccontextmanager
-async def open_mood_reader(settings: Settings, embedder: Embedder) -> AsyncIterator[MoodReader]:
+async def open_mood_reader(embedder: Embedder, *, embedder_is_use: bool) -> AsyncIterator[MoodReader]:
     """The offline reader. Its head was trained on USE vectors: it shares the memory's embedder when that is
     USE, and loads its own USE otherwise (an OpenAI-compatible embedder gives other vectors)."""
-    if settings.embedding_provider != "use":
+    if not embedder_is_use:
         embedder = UseEmbedder()
         await embedder.warm_up()
     yield await open_offline_reader(embedder)

@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 import redis.asyncio as aioredis
 from redis.exceptions import WatchError
 
-from bot.config import Settings
 from bot.errors import ConfigError
 
 SCHEMA_KEY = "souvenir:schema"
@@ -32,11 +31,12 @@ def keywords_for(encrypted: bool) -> str:
     return KEYWORDS_KEYED if encrypted else KEYWORDS_PLAIN
 
 
-def embedding_id(settings: Settings) -> str:
-    """The embedding model as the settings name it: a different id means different vectors."""
-    if settings.embedding_provider == "use":
+def embedding_id(provider: str, model: str | None) -> str:
+    """The embedding model as the settings name it (SOUVENIR_EMBEDDING_PROVIDER, SOUVENIR_EMBEDDING_MODEL): a
+    different id means different vectors."""
+    if provider == "use":
         return "use:universal-sentence-encoder-multilingual"
-    return f"openai-compatible:{settings.embedding_model or 'default'}"
+    return f"openai-compatible:{model or 'default'}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +104,9 @@ class SchemaRecord:
                 raise ConfigError("the memory index in use changed meanwhile; run `souvenir reindex` again") from exc
 
 
-async def migrate(client: aioredis.Redis, settings: Settings) -> list[str]:
-    """Bring the store up to SCHEMA_VERSION; one line per step done (none: it was already current)."""
+async def migrate(client: aioredis.Redis, embedding: str) -> list[str]:
+    """Bring the store up to SCHEMA_VERSION; one line per step done (none: it was already current). `embedding`:
+    the configured embedding model's `embedding_id`."""
     record = SchemaRecord(client)
     done: list[str] = []
     version = await record.version()
@@ -115,15 +116,14 @@ async def migrate(client: aioredis.Redis, settings: Settings) -> list[str]:
             "upgrade Souvenir rather than run an older one on it"
         )
     if version < 1:
-        done.append(await _to_1(client, settings))
+        done.append(await _to_1(client, embedding))
     return done
 
 
-async def _to_1(client: aioredis.Redis, settings: Settings) -> str:
+async def _to_1(client: aioredis.Redis, embedding: str) -> str:
     """Version 1 records which index is in use and what built it: the existing index (generation 0), built —
     before versioning there was no other way — with the embedding model configured now (its vector size is
     checked when it opens, and recorded then)."""
-    embedding = embedding_id(settings)
     async with client.pipeline(transaction=True) as pipe:
         pipe.hsetnx(SCHEMA_KEY, "index_generation", 0)
         pipe.hsetnx(SCHEMA_KEY, "index_embedding", embedding)
@@ -132,9 +132,8 @@ async def _to_1(client: aioredis.Redis, settings: Settings) -> str:
     return f"schema 0 → 1: recorded the memory index in use (generation 0, built with {embedding})"
 
 
-def check_index(in_use: IndexInUse, settings: Settings, dimension: int) -> None:
-    """At start: the configured embedder must be the one that built the index in use."""
-    configured = embedding_id(settings)
+def check_index(in_use: IndexInUse, configured: str, dimension: int) -> None:
+    """At start: the configured embedder (its `embedding_id`) must be the one that built the index in use."""
     if in_use.embedding == configured and in_use.dimension in (None, dimension):
         return
     built = f"{in_use.embedding}" + (f", {in_use.dimension}-d" if in_use.dimension else "")

@@ -61,6 +61,10 @@ def _settings(tmp_path: Path, model: str) -> Settings:
                     embedding_base_url="http://127.0.0.1:9/v1")  # fmt: skip
 
 
+def _embedding(settings: Settings) -> str:
+    return embedding_id(settings.embedding_provider, settings.embedding_model)
+
+
 def _memory(user: str, n: int) -> MemoryRecord:
     text = f"memory number {n} of {user}: I adopted a cat called Miso{n}"
     return MemoryRecord(str(uuid.uuid4()), user, MemoryKind.SEMANTIC, text, "en", AT, MemorySource("t", "t:dm:1", ()))
@@ -76,7 +80,7 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
 ) -> None:
     old_settings, new_settings = _settings(tmp_path, "model-a"), _settings(tmp_path, "model-b")
     schema, checkpoints = SchemaRecord(redis_client), ReindexCheckpoint(redis_client)
-    await migrate(redis_client, old_settings)
+    await migrate(redis_client, _embedding(old_settings))
     in_use = await schema.index()
     assert in_use is not None
     in_use = await schema.note_dimension(in_use, 16)
@@ -86,12 +90,12 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
     await old.add([_memory(user, n) for user in USERS for n in range(PER_USER)])
 
     with pytest.raises(ConfigError) as mismatch:  # a start with the new model is refused, with the way out
-        check_index(in_use, new_settings, 24)
+        check_index(in_use, _embedding(new_settings), 24)
     assert "model-a, 16-d" in str(mismatch.value) and "souvenir reindex" in str(mismatch.value)
 
     # A first run stops half-way (the embedding server goes down after two pages).
     target = await open_index_driver(new_settings, 24, 1)
-    start = target_of(in_use, embedding_id(new_settings), await checkpoints.read())
+    start = target_of(in_use, _embedding(new_settings), await checkpoints.read())
     with pytest.raises(ConnectionError):
         await copy_index(old_driver, target, SizedEmbedder(24, fail_after_calls=2), checkpoints, start, page=25)
     stopped = await checkpoints.read()
@@ -108,7 +112,7 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
 
     # The second run resumes from the checkpoint, embeds only what is left, then switches.
     resumed_embedder = SizedEmbedder(24)
-    start = target_of(in_use, embedding_id(new_settings), await checkpoints.read())
+    start = target_of(in_use, _embedding(new_settings), await checkpoints.read())
     seen: list[tuple[int, int]] = []
     done = await copy_index(old_driver, target, resumed_embedder, checkpoints, start, page=25,
                             progress=lambda copied, total: seen.append((copied, total)))  # fmt: skip
@@ -125,7 +129,7 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
 
     assert await schema.index() == switched and switched.generation == 1 and switched.dimension == 24
     assert await checkpoints.read() is None
-    check_index(switched, new_settings, 24)  # the next start with the new model is accepted
+    check_index(switched, _embedding(new_settings), 24)  # the next start with the new model is accepted
     async with open_memory_index(new_settings, SizedEmbedder(24), clock=clock, generation=1) as new:
         assert {user: await new.count(user) for user in USERS} == expected
         assert await _finds(new, "discord:3", 33) and await _finds(new, "telegram:1", 999)
@@ -135,7 +139,7 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
 async def test_a_stale_switch_is_refused(tmp_path: Path, redis_client: aioredis.Redis) -> None:
     settings = _settings(tmp_path, "model-a")
     schema, checkpoints = SchemaRecord(redis_client), ReindexCheckpoint(redis_client)
-    await migrate(redis_client, settings)
+    await migrate(redis_client, _embedding(settings))
     in_use = await schema.index()
     assert in_use is not None
     done = target_of(in_use, "openai-compatible:model-b", None)
@@ -152,7 +156,7 @@ async def test_sealed_memories_are_reembedded_from_their_words_and_stay_sealed(
     cipher = PersonCipher(RedisDataKeys(redis_client, new_master_key()))
     old_settings, new_settings = _settings(tmp_path, "model-a"), _settings(tmp_path, "model-b")
     schema, checkpoints = SchemaRecord(redis_client), ReindexCheckpoint(redis_client)
-    await migrate(redis_client, old_settings)
+    await migrate(redis_client, _embedding(old_settings))
     in_use = await schema.index()
     assert in_use is not None
     old_driver = await open_index_driver(old_settings, 16, in_use.generation)
@@ -160,7 +164,7 @@ async def test_sealed_memories_are_reembedded_from_their_words_and_stay_sealed(
     await old.add([_memory(user, n) for user in USERS for n in range(5)])
     target = await open_index_driver(new_settings, 24, 1)
     embedder = SizedEmbedder(24)
-    start = target_of(in_use, embedding_id(new_settings), None)
+    start = target_of(in_use, _embedding(new_settings), None)
     await copy_index(old_driver, target, embedder, checkpoints, start, cipher=cipher)
     assert all("Miso" in text for text in embedder.embedded)  # the words, not the sealed form, were embedded
     copied, _ = await target.walk(None, 100)

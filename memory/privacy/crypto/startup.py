@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import logging
 from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
 
 import redis.asyncio as aioredis
 
-from bot.config import Settings
 from bot.errors import ConfigError
 from memory.privacy.crypto.cipher import PersonCipher, PlainCipher, TextCipher
 from memory.privacy.crypto.key_store import FileKeyStore, KeyStore, RedisKeyStore
@@ -18,15 +20,24 @@ from memory.privacy.crypto.keys import DataKeys, master_key_state, move_data_key
 log = logging.getLogger(__name__)
 
 
-def key_store_for(stack: AsyncExitStack, settings: Settings, client: aioredis.Redis) -> KeyStore:
+@dataclass(frozen=True)
+class KeyStorePlace:
+    """Where the data keys are kept: SOUVENIR_KEY_STORE (`auto` resolved), SOUVENIR_KEY_DIR, SOUVENIR_KEY_STORE_URL."""
+
+    kind: Literal["file", "redis"]
+    key_dir: Path  # the file store's folder
+    url: str | None = None  # a Redis of its own for the redis store; None: the data's Redis
+
+
+def key_store_for(stack: AsyncExitStack, place: KeyStorePlace, client: aioredis.Redis) -> KeyStore:
     """Where the data keys are kept, apart from the data (SOUVENIR_KEY_STORE): erasure then reaches backups.
     Every command that opens sealed data uses this one (a start, `reindex`, `rotate-key`); a Redis of its own
     is closed with `stack`."""
-    if settings.resolved_key_store == "file":
-        return FileKeyStore(settings.resolved_key_dir)
-    if settings.key_store_url is None:
+    if place.kind == "file":
+        return FileKeyStore(place.key_dir)
+    if place.url is None:
         return RedisKeyStore(client)
-    store = RedisKeyStore.from_url(settings.key_store_url)
+    store = RedisKeyStore.from_url(place.url)
     stack.push_async_callback(store.aclose)
     return store
 
