@@ -163,6 +163,8 @@ TEXTS: dict[str, dict[str, str]] = {
     "store_links": {"en": "Linked accounts (Redis)", "fr": "Comptes liés (Redis)"},
     "erased_links": {"en": "the links between your accounts", "fr": "les liens entre tes comptes"},
     "erased_links_n": {
+        "en_0": "no other account of yours was linked",
+        "fr_0": "aucun autre compte à toi n'était lié",
         "en": "the links to {count} other accounts of yours",
         "en_1": "the link to {count} other account of yours",
         "fr": "les liens vers {count} autres comptes à toi",
@@ -257,10 +259,9 @@ def say(key: str, lang: str, **values: object) -> str:
 
 
 def say_count(key: str, lang: str, count: int) -> str:
-    """A text with a count in it: its singular (`en_1`, `fr_1`) for one, where it has one."""
+    """A text with a count in it: its form for none or one (`en_0`, `fr_1`, ...) where it has one."""
     entry = TEXTS[key]
-    singular = entry.get(f"{lang}_1") if count == 1 else None
-    return (singular or entry.get(lang, entry["en"])).format(count=count)
+    return entry.get(f"{lang}_{count}" if count in (0, 1) else "", entry.get(lang, entry["en"])).format(count=count)
 
 
 def days_away(on: date, today: date, lang: str) -> str:
