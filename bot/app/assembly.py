@@ -9,6 +9,7 @@ from bot.app.commands import memory_view, serve_admin_socket, user_commands
 from bot.app.companion import Companion, load_companion
 from bot.app.conversation import (
     EngineParts,
+    audio_endpoint,
     build_engine,
     loaded_cities,
     open_llm,
@@ -66,7 +67,7 @@ async def _open_core_parts(
     parts = EngineParts(companion, llm, memory, planner, sensitive, await loaded_cities(), pictures)
     engine = await build_engine(base, parts)
     late_replies = await start_background_work(stack, base, engine)
-    audio = await stack.enter_async_context(open_audio(settings))  # None: voice notes are not configured
+    audio = await stack.enter_async_context(open_audio(audio_endpoint(settings)))  # None: voice is off
     person_files = PersonFiles(settings.data_dir / "people")
     commands = user_commands(
         base, memory=memory, planner=planner, bot_name=companion.persona.name, cities=parts.cities,

@@ -21,7 +21,7 @@ from bot.engine.safety.crisis_lines import CrisisLines
 from bot.engine.safety.rules import SafetyOptions
 from bot.geonames_cities import GeonamesCities
 from bot.late_replies import LateReplies
-from bot.llm.audio import OpenAIAudio
+from bot.llm.audio import AudioEndpoint, AudioModels, OpenAIAudio
 from bot.llm.factory import open_language_model
 from bot.llm.images import open_image_generator
 from bot.llm.measured import MeasuredLanguageModel
@@ -144,6 +144,15 @@ def _outbox_worker(
     )
     worker = OutboxWorker(outbox, engine.remember, options=options, metrics=metrics, handle_batch=engine.remember_all)
     return running_worker(worker, settings.shutdown_grace_s)
+
+
+def audio_endpoint(settings: Settings) -> AudioEndpoint | None:
+    """Where voice notes are transcribed and spoken (None: voice notes are not configured)."""
+    if settings.voice_endpoint is None:
+        return None
+    models = AudioModels(settings.voice_stt_model, settings.voice_tts_model)
+    return AudioEndpoint(settings.voice_endpoint, settings.voice_key, models, settings.llm_timeout_s,
+                         settings.llm_max_retries)  # fmt: skip
 
 
 def voice_conversation(

@@ -13,8 +13,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import openai
+from pydantic import SecretStr
 
-from bot.config import Settings
 from bot.engine.media.voice_note import VoiceNote
 from bot.errors import VoiceUnavailable
 from bot.llm.failure import status_reason
@@ -72,21 +72,31 @@ class OpenAIAudio:
         await self._client.close()
 
 
+@dataclass(frozen=True)
+class AudioEndpoint:
+    """An OpenAI-compatible /audio/transcriptions and /audio/speech endpoint (SOUVENIR_VOICE_*) and its models."""
+
+    base_url: str
+    api_key: SecretStr | None
+    models: AudioModels = AudioModels()
+    timeout_s: float = 60.0
+    max_retries: int = 2
+
+
 @asynccontextmanager
-async def open_audio(settings: Settings) -> AsyncIterator[OpenAIAudio | None]:
-    """The audio client for SOUVENIR_VOICE_*, or None when voice is off; nothing is sent on entry."""
-    endpoint = settings.voice_endpoint
+async def open_audio(endpoint: AudioEndpoint | None) -> AsyncIterator[OpenAIAudio | None]:
+    """The audio client, or None when voice is off (no endpoint); nothing is sent on entry."""
     if endpoint is None:
         yield None
         return
-    key = settings.voice_key
+    key = endpoint.api_key
     client = openai.AsyncOpenAI(
         api_key=key.get_secret_value() if key else PLACEHOLDER_API_KEY,
-        base_url=endpoint,
-        timeout=settings.llm_timeout_s,
-        max_retries=settings.llm_max_retries,
+        base_url=endpoint.base_url,
+        timeout=endpoint.timeout_s,
+        max_retries=endpoint.max_retries,
     )
-    audio = OpenAIAudio(client, AudioModels(settings.voice_stt_model, settings.voice_tts_model))
+    audio = OpenAIAudio(client, endpoint.models)
     try:
         yield audio
     finally:

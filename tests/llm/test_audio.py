@@ -8,15 +8,13 @@ import pytest
 
 from bot.config import Settings
 from bot.errors import VoiceUnavailable
-from bot.llm.audio import OpenAIAudio, open_audio
+from bot.llm.audio import AudioEndpoint, OpenAIAudio, open_audio
 from tests.fakes.audio_samples import ogg_opus_tone, opus_stream_info
 from tests.fakes.fake_openai import FakeOpenAI
 
 
-def voice_settings(server: FakeOpenAI, **extra: object) -> Settings:
-    return Settings(  # type: ignore[call-arg]
-        _env_file=None, llm_provider="openai-compatible", llm_base_url=server.base_url, llm_max_retries=0, **extra
-    )
+def voice_endpoint(server: FakeOpenAI) -> AudioEndpoint:
+    return AudioEndpoint(server.base_url, api_key=None, max_retries=0)
 
 
 @pytest.fixture
@@ -27,7 +25,7 @@ async def server() -> AsyncIterator[FakeOpenAI]:
 
 @pytest.fixture
 async def audio(server: FakeOpenAI) -> AsyncIterator[OpenAIAudio]:
-    async with open_audio(voice_settings(server)) as opened:
+    async with open_audio(voice_endpoint(server)) as opened:
         assert opened is not None
         yield opened
 

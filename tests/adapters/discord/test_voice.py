@@ -27,7 +27,7 @@ from tests.fakes.fake_discord import FakeDiscord
 from tests.fakes.fake_discord_rest import Sent
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.memory_browser import InMemoryMemoryBrowser
-from tests.llm.test_audio import voice_settings
+from tests.llm.test_audio import voice_endpoint
 
 VOICE_FLAG = 8192
 
@@ -47,7 +47,7 @@ class VoiceBot:
 async def voice_bot(fake: FakeDiscord, redis: aioredis.Redis, clock: FakeClock) -> AsyncIterator[VoiceBot]:
     commands, _, _ = redis_backed_commands(redis, clock, InMemoryMemoryBrowser(), voice_speaking=True)
     engine = EchoEngine(RedisMessageClaims(redis))
-    async with FakeOpenAI() as llm, open_audio(voice_settings(llm)) as audio:
+    async with FakeOpenAI() as llm, open_audio(voice_endpoint(llm)) as audio:
         conversation = VoiceConversation(
             engine, profiles=RedisProfiles(redis), claims=RedisMessageClaims(redis), transcriber=audio,
             speech=audio, speaking_voice="alloy", limits=VoiceLimits(), default_language="en",

@@ -20,7 +20,7 @@ from tests.adapters.telegram.conftest import Souvenir
 from tests.fakes.audio_samples import opus_stream_info
 from tests.fakes.fake_openai import FakeOpenAI
 from tests.fakes.fake_telegram_wire import Failure
-from tests.llm.test_audio import voice_settings
+from tests.llm.test_audio import voice_endpoint
 
 ANA = 5151
 
@@ -29,7 +29,7 @@ ANA = 5151
 async def speaking(
     souvenir: Souvenir, redis_client: aioredis.Redis
 ) -> AsyncIterator[tuple[SpeakingMessenger, FakeOpenAI]]:
-    async with FakeOpenAI() as llm, open_audio(voice_settings(llm)) as audio:
+    async with FakeOpenAI() as llm, open_audio(voice_endpoint(llm)) as audio:
         conversation = VoiceConversation(
             souvenir.engine, profiles=souvenir.profiles, claims=RedisMessageClaims(redis_client), transcriber=audio,
             speech=audio, speaking_voice="alloy", limits=VoiceLimits(max_chars=100), default_language="en",
