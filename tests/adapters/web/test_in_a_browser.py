@@ -10,7 +10,6 @@ chromium-driver`, as `.ci/run` does).
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import shutil
 import socket
@@ -77,14 +76,14 @@ def _memory(driver: Any, text: str) -> Any:
     return driver.find_element(By.XPATH, f"//li[contains(@class,'memory')][p[@class='text'][.='{text}']]")
 
 
-def correct_and_forget(driver: Any, launch_url: str, shots: Path | None) -> str:
+def correct_and_forget(driver: Any, launch_url: str) -> str:
     """What a person does on the page, in the browser (a thread: Selenium waits, the bot's loop serves)."""
     from selenium.webdriver.common.by import By
 
     driver.get(launch_url)
     _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
     assert "tgWebAppData" not in driver.current_url  # the launch data left the address bar
-    return _correct_and_forget_on_the_page(driver, shots)
+    return _correct_and_forget_on_the_page(driver)
 
 
 def correct_and_forget_from_a_link(driver: Any, link: str) -> str:
@@ -95,14 +94,12 @@ def correct_and_forget_from_a_link(driver: Any, link: str) -> str:
     driver.find_element(By.CSS_SELECTOR, "button.primary").click()
     _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
     assert link.rpartition("/")[2] not in driver.current_url  # the page's address holds no token
-    return _correct_and_forget_on_the_page(driver, None)
+    return _correct_and_forget_on_the_page(driver)
 
 
-def _correct_and_forget_on_the_page(driver: Any, shots: Path | None) -> str:
+def _correct_and_forget_on_the_page(driver: Any) -> str:
     from selenium.webdriver.common.by import By
 
-    if shots is not None:
-        driver.save_screenshot(str(shots / "memory-browser.png"))
     paris = _memory(driver, "I live in Paris")
     paris.find_element(By.TAG_NAME, "summary").click()
     box = paris.find_element(By.TAG_NAME, "textarea")
@@ -112,10 +109,6 @@ def _correct_and_forget_on_the_page(driver: Any, shots: Path | None) -> str:
     _until(driver, lambda d: "notice=corrected" in d.current_url)
     old = _memory(driver, "I live in Paris").text
     assert "no longer true" in old and "I live in Lyon" in old, old
-    if shots is not None:
-        driver.set_window_size(412, 1900)  # the whole page, as a phone scrolls through it
-        driver.save_screenshot(str(shots / "memory-browser-corrected.png"))
-        driver.set_window_size(412, 915)
     _memory(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
     _until(driver, lambda d: "notice=forgot" in d.current_url)
     return str(driver.find_element(By.TAG_NAME, "main").text)
@@ -131,7 +124,7 @@ def open_discord_link(driver: Any, link: str) -> str:
 
 
 async def test_a_telegram_launch_corrects_and_forgets_in_a_real_browser(
-    chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock, tmp_path: Path
+    chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock
 ) -> None:
     async with FakeTelegram(token=TELEGRAM_TOKEN) as telegram:
         port = _free_port()
@@ -141,8 +134,7 @@ async def test_a_telegram_launch_corrects_and_forgets_in_a_real_browser(
             assert (await web.core.commands.remember(person, "My cat is called Miso")).ok
             fragment = urlencode({"tgWebAppData": launch_data(clock, ANA), "tgWebAppVersion": "8.0"})
 
-            shots = Path(os.environ.get("SOUVENIR_SCREENSHOTS", tmp_path))  # docs/: the user guide's pictures
-            page = await asyncio.to_thread(correct_and_forget, chromium, f"{web.base}/telegram#{fragment}", shots)
+            page = await asyncio.to_thread(correct_and_forget, chromium, f"{web.base}/telegram#{fragment}")
 
             assert "Forgotten." in page and "Miso" not in page
             async with open_platforms_and_jobs(web.core):
