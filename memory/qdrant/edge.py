@@ -51,13 +51,16 @@ def _config(dimension: int) -> qe.EdgeConfig:
         # search is filtered by `user_key` (a tenant index), and a person's filtered search only walks a graph
         # past `full_scan_threshold` (10,000 KB: ~10,000 of these vectors); below it, it scores their points
         # off the payload index. So a graph is built only for a person with more memories than that, and only
-        # of theirs: the global graph and the graphs on the other fields (see _index_params) were never used.
-        # 30k memories over 100 people, one with 20k and one with 300 (random 512-d vectors, shared 2-core box):
-        # the first optimize 15.9-19.2 s -> 9.2 s (the 20k person's graph alone; 101 s with the other fields'
-        # graphs left on); a person's two rankings (dense 150 + keywords 100, 800 queries interleaved) at 300
-        # memories p50 0.15 / p95 0.20 ms both, at 20k 1.69 / 2.14 -> 1.78 / 2.31 ms. At 100k memories over
-        # 100 people no one passes the threshold: no graph at all (see docs/privacy.md#erasure). Never indexing
-        # (a higher `indexing_threshold`) costs nothing to build either but doubles the 20k search (3.67 ms).
+        # of theirs; the graph over everyone served those people alone, walked with their filter.
+        # 30k memories over 100 people, one with 20k and one with 300 (shared 2-core box; a person's two rankings,
+        # dense 150 + keywords 100, the configs' queries interleaved): with USE vectors of 3,000 sentences,
+        # jittered (load ~10), the first optimize 90.4 -> 17.4 s; at 20k memories p50 0.70 -> 0.53 ms, p95 7.96
+        # -> 6.32 ms (2,000 queries), top 10 as an exact search's with both; at 300, p50 0.10 / p95 0.17 ms with
+        # both. With random vectors (load ~2): optimize 15.9 -> 9.2 s; at 20k p50 1.69 -> 1.78 ms, p95 2.14 ->
+        # 2.31 ms, top-10 overlap with the exact search 0.34 -> 0.49.
+        # At 100k memories over 100 people no one passes the threshold: no graph at all (docs/privacy.md#erasure).
+        # Never indexing (a higher `indexing_threshold`) costs nothing to build either, but the 20k person's
+        # search doubles (random vectors: 3.67 ms).
         hnsw_config=qe.HnswIndexConfig(m=0, ef_construct=100, full_scan_threshold=10_000, payload_m=16),
     )
 
@@ -152,7 +155,8 @@ def _purge(shard: qe.EdgeShard, path: Path, dimension: int) -> None:
 def _index_params(field: str) -> qe.KeywordIndexParams | qe.FloatIndexParams:
     # Graphs only per person: with `enable_hnsw` left on, the optimizer also builds a graph for every value or
     # range of these fields holding more than `full_scan_threshold` of points (one `kind` holds nearly
-    # everyone's memories: a graph as big as the global one), which no search ever walks alone.
+    # everyone's memories), which no search walks without the person's filter. With m=0, 30k memories over
+    # 100 people (random vectors, one run, the box loaded): optimize 101 s with them, 25 s without.
     if field == USER_KEY:
         return qe.KeywordIndexParams(is_tenant=True)
     if field in KEYWORD_FIELDS:
