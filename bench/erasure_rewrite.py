@@ -6,7 +6,8 @@ A shard of `--points` memories (512-d float16 vectors as USE gives, BM25 sparse 
 `--people` people is built once; then, each in a fresh process so peak RSS is its own:
 - `open+close`: open the shard and close it, nothing erased (the baseline);
 - `erase+close`: open, erase one person (/forget all), close (the close rewrites the shard).
-- `reopen`: the open after that (it optimizes the fresh shard, building its vector index).
+- `reopen`: the open after that (it optimizes the fresh shard, building the vector graphs of the people past
+  ~10,000 memories: none at 100 people and 100k memories).
 It prints wall time and peak RSS (ru_maxrss) of each, and the close alone (where the rewrite runs).
 """
 
