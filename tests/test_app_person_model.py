@@ -246,3 +246,37 @@ async def test_the_block_is_built_in_the_background_and_a_slow_build_holds_no_re
             clock.advance(hours=5)
             await say(core, clock, "hi!", SAM)
             assert "Rex (dog)" in _block(_system(llm))
+
+
+TAYLOR = UserRef("telegram", "9191", "tay_x")
+MATHILDE = UserRef("telegram", "9292", "mat_h")
+
+
+async def test_a_life_told_in_everyday_words_is_known_too(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    """Not "My name is…" and "My dog is called…": an introduction after a greeting, pronouns after a name, a pet
+    one has, studies by their year, a love one is obsessed with, a wedding months ahead, someone in hospital."""
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=False)
+        async with companion(settings, clock) as core:
+            for said in ("hey, I'm Priya btw, she/her", "I'm in my second year of law school",
+                         "we have a cat named Pickles who steals my socks", "my boyfriend Tom cooked dinner tonight",
+                         "my brother Dev is getting married in June, I'm so excited",
+                         "my mum is in hospital since Tuesday, I'm scared", "ttyl!"):  # fmt: skip
+                await say(core, clock, said, TAYLOR)
+            for said in ("salut, moi c'est Mathilde", "j'ai un chien qui s'appelle Biscotte",
+                         "je suis en troisième année de médecine", "je suis accro à l'escalade en ce moment",
+                         "ma sœur Julie se marie en septembre", "bonne nuit !"):  # fmt: skip
+                await say(core, clock, said, MATHILDE)
+        clock.advance(days=3)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "good morning!", TAYLOR)
+            block = _block(_system(llm))
+            for known in ("Name: Priya", "Pronouns: she/her", "Pickles (cat)", "Tom (boyfriend)", "Dev (brother)",
+                          "law school", "brother's wedding"):  # fmt: skip
+                assert known in block, (known, block)
+            assert "Be gentle about" in block and "hospital" in block.split("Be gentle about", 1)[1], block
+            assert "ttyl" not in _system(llm)
+            await say(core, clock, "coucou !", MATHILDE)
+            block = _block(_system(llm))
+            for known in ("Mathilde", "Biscotte (chien)", "Julie (sœur)", "médecine", "escalade", "mariage (sœur)"):
+                assert known in block, (known, block)

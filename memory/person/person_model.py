@@ -41,12 +41,16 @@ from memory.records import MemoryKind, MemoryRecord
 from memory.writing.episodes import shown_text
 from memory.writing.extraction.candidates import TOPIC
 from memory.writing.extraction.dated import describe_event
-from memory.writing.extraction.lexicon import NAMED_RELATION, PETS, RELATIONS, SENSITIVE
+from memory.writing.extraction.lexicon import HAS_NAMED, NAMED_RELATION, PETS, RELATIONS, SENSITIVE
 from memory.writing.fading import is_digest
 from memory.writing.thread_gist import GIST
 
 _KEPT = {NAME: 1, HOME: 1, WORK: 2, PERSON: 8, NOW: 3, GENTLE: 2, ROUTINE: 2, LIKES: 5, DISLIKES: 3, ABOUT: 2}
 _AHEAD = timedelta(days=60)  # a dated event this close is "going on now"
+# A life event is on a friend's mind long before: a sister's wedding in June, a baby due in autumn, a move.
+_LIFE_EVENTS = frozenset({"wedding", "mariage", "due date", "accouchement", "graduation", "remise des diplômes",
+                          "move", "déménagement", "surgery", "opération"})  # fmt: skip
+_LIFE_EVENT_AHEAD = timedelta(days=200)
 _YEARLY_AHEAD = timedelta(days=14)  # a birthday or anniversary only when it is near
 THREAD_MESSAGES = 2
 _THREAD_WORDS = 18
@@ -55,6 +59,7 @@ _MAX_VALUE_WORDS = 20
 _WORK = re.compile(
     r"\b(?:work(?:s|ing)?|job|career|shifts?|office|colleagues?|boss|stud(?:y|ies|ying)|student|school|"
     r"university|uni|college|degree|phd|nurse|doctor|teacher|engineer|developer|designer|chef|lawyer|"
+    r"internship|intern|residency|apprenticeship|year of|stage|stagiaire|alternance|thèse|année de|"
     r"travaille\w*|boulot|métier|emploi|poste|bureau|collègues?|étudi\w*|fac|école|université|master|licence|"
     r"infirmi\w*|médecin|prof\w*|ingénieu\w*|développeu\w*|avocat\w*|retraité\w*)\b",
     re.I,
@@ -89,7 +94,7 @@ _ARTICLE = re.compile(r"^(?:Les|Le|La|L')(?=\s|(?<=')\w)")
 
 def _people(text: str) -> list[tuple[str, str]]:
     """(name, relation) of the people and animals a fact names."""
-    found = [(m["name"], m["who"].lower()) for m in NAMED_RELATION.finditer(text)]
+    found = [(m["name"], m["who"].lower()) for m in (*NAMED_RELATION.finditer(text), *HAS_NAMED.finditer(text))]
     for m in _THEIR_NAMED.finditer(text):
         found.append((m["name"], (m["who"] or m["who2"] or m["who3"]).lower()))
     return found
@@ -197,7 +202,7 @@ def _temporal(record: MemoryRecord, lines: _Lines, today: date) -> None:
         on = next_yearly(on.month, on.day, today)
         if on - today > _YEARLY_AHEAD:
             return
-    elif not today <= on <= today + _AHEAD:
+    elif not today <= on <= today + (_LIFE_EVENT_AHEAD if record.label in _LIFE_EVENTS else _AHEAD):
         return
     lines.add(NOW, describe_event(record.label or "event", record.subject, record.language), record, on=on)
 

@@ -82,7 +82,8 @@ _PAINFUL_ITSELF = re.compile(
     re.I,
 )
 _PAINFUL_NEAR = re.compile(
-    r"\b(?:hard|tough|rough|difficult|painful|hurts?|hurting|struggl\w*|sad|miss(?:ing)?|scared|afraid|awful|"
+    r"\b(?:hard|tough|rough|difficult|painful|hurts?|hurting|struggl\w*|sad|miss(?:ing)?|scared?|scares|scary|afraid|"
+    r"awful|worried|worry|worrying|inqui[eè]te?|"
     r"terrible|horrible|lonely|cr(?:y|ied|ying)|worst|broken|heartbroken|anxious|depressed|wasn't easy|"
     r"not easy|dure?s?|difficiles?|triste|mal|peur|pleur\w*|manque|souffr\w*|pas facile)\b",
     re.I,
@@ -100,6 +101,7 @@ _TOPICS = (
     (r"therap\w*|thérapie|psy", "therapy", "la thérapie"),
     (r"harc[eè]lement|harassment", "harassment", "le harcèlement"),
     (r"abuse", "abuse", "les violences"),
+    (r".*(?:hospital|hôpital|hospitali\w*|urgences|icu|er|réa\w*)", "someone in hospital", "une hospitalisation"),
 )
 
 

@@ -108,3 +108,23 @@ def test_the_people_and_animals_in_a_life_are_facts_even_without_a_name() -> Non
     assert not [k for k in _kinds("My grandpa and my dad both passed away that year.") if k[1] == "family"]
     # Named just before ("Pixel, my cat, …"): the name is said already, the sentence is no unnamed one.
     assert not [k for k in _kinds("Pixel, my cat, sleeps on the radiator all winter.") if k[1] == "family"]
+
+
+def test_everyday_ways_of_saying_who_is_in_a_life_what_one_studies_and_loves() -> None:
+    assert ("semantic", "relationship", "cat") in _kinds("we have a cat named Pickles who steals my socks")
+    assert ("semantic", "relationship", "chien") in _kinds("j'ai un chien qui s'appelle Biscotte", "fr")
+    assert ("semantic", "relationship", "dog") in _kinds("our dog Rex is getting old")
+    assert ("semantic", "about", None) in _kinds("I'm in my second year of law school")
+    assert ("semantic", "about", None) in _kinds("je suis en troisième année de médecine", "fr")
+    assert ("semantic", "about", None) in _kinds("je fais un stage chez Airbus", "fr")
+    said = "I'm obsessed with bouldering lately"
+    (likes,) = [c for c in extract_offline(said, AT, "UTC", "en") if c.label == "likes"]
+    assert likes.topic == "bouldering"
+    (name,) = [c for c in extract_offline("salut, moi c'est Mathilde", AT, "UTC", "fr") if c.label == "name"]
+    assert name.topic == "Mathilde"
+
+
+def test_someone_close_in_hospital_is_painful_working_in_one_is_not() -> None:
+    assert ("emotional", "sensitive", None) in _kinds("my mum is in hospital since Tuesday, I'm scared")
+    assert ("emotional", "sensitive", None) in _kinds("mon père est hospitalisé depuis lundi", "fr")
+    assert not any(label == "sensitive" for _, label, _ in _kinds("I work in the hospital as a nurse"))

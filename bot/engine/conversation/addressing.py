@@ -32,7 +32,14 @@ _VOUS = re.compile(
 )
 _TU = re.compile(r"\btutoi|\btutoy", re.IGNORECASE)
 _PRONOUNS = re.compile(
-    r"\b(?:my pronouns are|mes pronoms sont|mes pronoms\s*:)\s*(?P<p>[^\W\d_]+(?:\s*/\s*[^\W\d_]+){1,2})",
+    r"\b(?:my pronouns are|mes pronoms sont|(?:my |mes )?(?:pronouns|pronoms)\s*:)\s*"
+    r"(?P<p>[^\W\d_]+(?:\s*/\s*[^\W\d_]+){1,2})",
+    re.IGNORECASE,
+)
+# Pronouns said on their own, as people put them after their name ("I'm Priya btw, she/her"): the usual pairs only.
+_PRONOUN_PAIR = re.compile(
+    r"(?<![\w/])(?P<p>(?:she|he|they|xe|ze|il|elle|iel)\s*/\s*(?:her|him|them|they|she|he|xem|zir|hir|lui|elle|iel)"
+    r"(?:\s*/\s*(?:hers|his|theirs|them|her|him))?)(?![\w/])",
     re.IGNORECASE,
 )
 
@@ -46,7 +53,7 @@ def learn_addressing(text: str) -> dict[str, str]:
         learnt["preferred_name"] = word[0].upper() + word[1:] if word.islower() else word
     elif stated := stated_name(text):  # "My name is Alice", "je m'appelle Alice"
         learnt["preferred_name"] = stated[:MAX_NAME_CHARS]
-    pronouns = _PRONOUNS.search(text)
+    pronouns = _PRONOUNS.search(text) or (_PRONOUN_PAIR.search(text) if "?" not in text else None)
     if pronouns:
         learnt["pronouns"] = re.sub(r"\s*/\s*", "/", pronouns.group("p").lower())[:MAX_PRONOUNS_CHARS]
     if _VOUS.search(text):

@@ -63,8 +63,16 @@ PETS = "cat|dog|kitten|puppy|rabbit|bunny|hamster|parrot|horse|chat|chatte|chien
 MY_RELATION = re.compile(rf"\b(?:my|mon|ma|mes)\s+(?P<who>{RELATIONS}|{PETS})(?:'s)?\b", re.I)
 # "my sister Léa", "ma grand-mère, Zoé", "my cat is called Miso": a relative or a pet and their name.
 NAMED_RELATION = re.compile(
-    rf"\b(?i:my|mon|ma)\s+(?P<who>(?i:{RELATIONS}|{PETS}))(?:'s name is| is called| is named| named| called|"
+    rf"\b(?i:my|mon|ma|our|notre)\s+(?P<who>(?i:{RELATIONS}|{PETS}))(?:'s name is| is called| is named| named| called|"
     r" s'appelle| qui s'appelle| nommée?|,)?\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
+)
+# "we have a cat named Pickles", "I've got a little brother, Sam", « j'ai un chien qui s'appelle Biscotte »,
+# « on a une chatte, Nala »: someone in their life, introduced by having them.
+HAS_NAMED = re.compile(
+    r"\b(?i:i have|i've got|i have got|i got|we have|we've got|we have got|we got|j'ai|on a|nous avons)\s+"
+    r"(?i:a|an|un|une)\s+(?i:(?:little|new|old|big|baby|younger|older|petite?|vieux|vieille|grande?|jeune)\s+)?"
+    rf"(?P<who>(?i:{RELATIONS}|{PETS}))(?:\s+(?i:named|called|who's called|who is called|qui s'appelle|nommée?|"
+    r"appelée?|prénommée?)|,)\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
 )
 NAME_POSSESSIVE = re.compile(r"\b(?P<who>[A-Z][a-zà-ÿ]+)'s\b|\bde (?P<who2>[A-Z][a-zà-ÿ]+)\b")
 
@@ -76,7 +84,10 @@ CHANGE = re.compile(
 SENSITIVE = re.compile(
     r"\b(?:passed away|died|death|funeral|grief|grieving|divorce|divorcing|break ?up|broke up|cancer|"
     r"depression|therapy|therapist|miscarriage|suicid\w*|est mort|est morte|décédée?|décès|deuil|divorcée?|"
-    r"rupture|dépression|thérapie|psy|fausse couche|enterrement|harcèlement|harassment|abuse)\b",
+    r"rupture|dépression|thérapie|psy|fausse couche|enterrement|harcèlement|harassment|abuse|"
+    # Someone close in hospital (not working there): "my mum is in hospital", « mon père est hospitalisé ».
+    r"(?<!work )(?<!works )(?<!working )in (?:the )?(?:hospital|icu|er)|hospitali[sz]ed|hospitalisée?s?|"
+    r"(?:est|sont|suis|était|a été) (?:à l'hôpital|aux urgences|en réa\w*))\b",
     re.I,
 )
 MEAT = re.compile(

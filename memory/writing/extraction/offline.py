@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from bot.engine.conversation.stated_name import NAME_STATEMENT
+from bot.engine.conversation.stated_name import NAME_STATEMENT, introduced_name
 from memory.records import MemoryKind
 from memory.words.text_caches import text_cache
 from memory.writing.extraction.candidates import Candidate, unique
 from memory.writing.extraction.dated import extract_dated
-from memory.writing.extraction.lexicon import CHANGE, NAMED_RELATION, SENSITIVE
+from memory.writing.extraction.lexicon import CHANGE, HAS_NAMED, NAMED_RELATION, SENSITIVE
 
 # The people and animals closest to someone, said without a name: "my husband and I", "our kids", « mes enfants ».
 _FAMILY = re.compile(
@@ -32,8 +32,10 @@ _MAX_FACT_WORDS = 30
 _NAMED = NAMED_RELATION  # "My dog is called Rex" at the start of a sentence too
 _LIKE = re.compile(
     r"\b(?:i (?:really |absolutely |just )?(?:love|adore|like|enjoy|am into|'m into|am a fan of|'m a fan of|"
-    r"am passionate about)|i'm (?:really )?into|j'adore|j'aime(?: beaucoup| bien)?|je kiffe|je suis fan d[e']|"
-    r"je suis passionnée? (?:de|par))\s+(?P<topic>[^,;]+)",
+    r"am passionate about)|i'm (?:really )?into|i'm (?:so |totally |really |kind of |kinda )?(?:obsessed with|"
+    r"hooked on|addicted to|crazy about|a (?:big |huge )?fan of)|j'adore|j'aime(?: beaucoup| bien)?|je kiffe|"
+    r"je suis (?:une? )?(?:grande? )?fan d[e']|je suis (?:trop |complètement )?(?:accro|addict) (?:à|au|aux)|"
+    r"je suis dingue d[e']|je raffole d[e']|je suis passionnée? (?:de|par))\s+(?P<topic>[^,;]+)",
     re.I,
 )
 _DISLIKE = re.compile(
@@ -51,6 +53,17 @@ _ABOUT = re.compile(
     r"\b(?:i'm (?:a |an )?(?:vegetarian|vegan|pescatarian)|i am (?:a |an )?(?:vegetarian|vegan)|"
     r"i(?:'m| am) (?:a|an) [a-z]+(?:ist|er|or|ian|ant|ent|nurse|doctor|chef|student|teacher)\b|"
     r"i work (?:as|at|in|for)|i'm from|i am from|i study|i have (?:a|an|two|three) |i've got (?:a|an) |"
+    r"we have (?:a|an|two|three) |we've got (?:a|an|two) |"
+    # Studies and work said the way people say them: "I'm in my second year of law school", "I'm doing an
+    # internship", « je suis en troisième année de médecine », « je fais un stage ».
+    r"i(?:'m| am) (?:in|doing) (?:my |a |an )?(?:first|second|third|fourth|final|last|\w+th) year|"
+    r"i(?:'m| am) (?:studying|doing (?:a|an|my) (?:internship|phd|master'?s|masters|degree|apprenticeship|residency))|"
+    r"i(?:'m| am) (?:in|at) (?:law|med|medical|grad|nursing|art|business|high) school|"
+    r"i (?:just )?(?:started|got) (?:a |my )?(?:new )?(?:job|internship|position)|"
+    r"je suis en (?:première|deuxième|seconde|troisième|quatrième|cinquième|dernière|\w+ème) année|"
+    r"je fais (?:un stage|une thèse|un master|une licence|un doctorat|des études|médecine|droit|une alternance)|"
+    r"je suis (?:en stage|stagiaire|en alternance|en thèse|en master|en licence)|je bosse (?:comme|chez|à|dans)|"
+    r"j'ai (?:commencé|trouvé|décroché) (?:un |mon |une )?(?:nouveau |nouvelle )?(?:boulot|job|travail|stage|poste)|"
     r"je suis (?:végétarien|végétalien|vegan|végane|infirmi|médecin|prof|étudiant|développeu|ingénieu|"
     r"avocat|artiste|retraité)|je travaille|je viens d|j'étudie|j'ai (?:un|une|deux|trois) )",
     re.I,
@@ -94,7 +107,8 @@ def _fact_text(sentence: str) -> str:
 
 def _topic(raw: str) -> str | None:
     topic = _TOPIC_END.sub("", raw).strip(" .!?\"'")
-    topic = re.sub(r"\s+(?:anymore|any more|now|désormais|maintenant)$", "", topic, flags=re.I)
+    topic = re.sub(r"\s+(?:anymore|any more|now|lately|these days|recently|at the moment|right now|désormais|"
+                   r"maintenant|en ce moment|ces temps-ci|depuis peu)$", "", topic, flags=re.I)
     if not topic or _SELF_TOPICS.match(topic) or len(topic.split()) > 8:
         return None
     return topic
@@ -104,9 +118,9 @@ def _facts(sentence: str) -> list[Candidate]:
     text = _fact_text(sentence)
     change = CHANGE.search(sentence) is not None
     found: list[Candidate] = []
-    if match := NAME_STATEMENT.search(sentence):
-        found.append(Candidate(MemoryKind.SEMANTIC, text, "name", None, 0.9, topic=match["name"], change=True))
-    for match in _NAMED.finditer(sentence):
+    if name := (match["name"] if (match := NAME_STATEMENT.search(sentence)) else introduced_name(sentence)):
+        found.append(Candidate(MemoryKind.SEMANTIC, text, "name", None, 0.9, topic=name, change=True))
+    for match in (*_NAMED.finditer(sentence), *HAS_NAMED.finditer(sentence)):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "relationship", match["who"].lower(), 0.8,
                                topic=match["name"]))  # fmt: skip
     if (

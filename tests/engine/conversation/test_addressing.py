@@ -46,6 +46,11 @@ async def setup(redis_client: aioredis.Redis, clock: FakeClock) -> AsyncIterator
         ("my pronouns are she / her", {"pronouns": "she/her"}),
         ("mes pronoms sont iel/iel", {"pronouns": "iel/iel"}),
         ("I went to the beach", {}),
+        ("hey, I'm Priya btw, she/her", {"preferred_name": "Priya", "pronouns": "she/her"}),
+        ("pronouns: they/them", {"pronouns": "they/them"}),
+        ("il/lui stp", {"pronouns": "il/lui"}),
+        ("is it he/him or she/her?", {}),  # a question sets nothing
+        ("I like him/her either way", {}),
     ],
 )
 def test_what_a_message_asks_for(text: str, learnt: dict[str, str]) -> None:
