@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Protocol
 
-from bot.engine.ports import OccasionPlanner, UserDataEraser
+from bot.engine.ports import OccasionPlanner, Tally, UserDataEraser
 
 
 class SchedulePlanner(OccasionPlanner, UserDataEraser, Protocol):
@@ -27,6 +27,6 @@ class DeferredPlanner:
         if self.target is not None:
             await self.target.note_activity(user_key, at)
 
-    async def forget_user(self, user_key: str) -> None:
-        if self.target is not None:
-            await self.target.forget_user(user_key)
+    async def forget_user(self, user_key: str) -> int | Tally | None:
+        """What the real planner unscheduled (the receipt counts it); None before it exists."""
+        return await self.target.forget_user(user_key) if self.target is not None else None

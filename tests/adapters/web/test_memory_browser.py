@@ -218,12 +218,11 @@ async def test_the_receipt_counts_what_each_store_held(redis_url: str, data_dir:
             and "Files: 0 files (charts, voice notes, pictures)" in lines
         )
         assert re.fullmatch(r"Memory index: \d+ memories and messages kept word for word", lines[0]), lines
-        # One record each, nothing to count: the profile, the person model, the picture quota. The schedule counts
-        # what it unschedules, but the app's deferred planner in front of it does not pass the count on yet.
+        assert "Schedule (Redis): 2 dates and messages planned for you" in lines
+        # One record each, nothing to count: the profile, the person model, the picture quota.
         uncounted = [line for line in lines if not re.search(r"\d", line)]
         assert [line.split(":")[0] for line in uncounted] == [
             "Profile (Redis)",
-            "Schedule (Redis)",
             "Person model (Redis)",
             "Pictures (Redis)",
         ], lines
