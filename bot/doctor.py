@@ -189,6 +189,7 @@ async def _embedder_dimension(settings: Settings) -> int:
 
 
 async def _llm(settings: Settings) -> str:
+    from bot.app.conversation import chat_endpoint  # heavy: only when the LLM is checked
     from bot.llm.factory import open_language_model
 
     model = settings.resolved_llm_model
@@ -196,7 +197,7 @@ async def _llm(settings: Settings) -> str:
     turn = ChatTurn("user", "Say OK.", datetime.now(UTC))
     try:
         with _unlogged("bot.llm"):  # its warnings say what the line below says, with the same fix
-            async with open_language_model(settings) as llm:
+            async with open_language_model(chat_endpoint(settings)) as llm:
                 await llm.complete(CompletionRequest(system="Answer with one word.", turns=(turn,), max_tokens=1))
     except Exception as exc:
         fix = (

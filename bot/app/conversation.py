@@ -22,8 +22,9 @@ from bot.engine.safety.rules import SafetyOptions
 from bot.geonames_cities import GeonamesCities
 from bot.late_replies import LateReplies
 from bot.llm.audio import AudioEndpoint, AudioModels, OpenAIAudio
+from bot.llm.endpoint import ChatEndpoint
 from bot.llm.factory import open_language_model
-from bot.llm.images import open_image_generator
+from bot.llm.images import ImagesEndpoint, open_image_generator
 from bot.llm.measured import MeasuredLanguageModel
 from memory.crisis.reader import LearnedCrisisReader
 from memory.crisis.reader import load_head as load_crisis_head
@@ -48,8 +49,33 @@ class EngineParts:
     pictures: PictureMaker | None
 
 
+def chat_endpoint(settings: Settings) -> ChatEndpoint:
+    """Where the language model answers (SOUVENIR_LLM_*); the CLI and `souvenir doctor` build theirs here too."""
+    return ChatEndpoint(
+        provider=settings.llm_provider,
+        model=settings.resolved_llm_model,
+        base_url=settings.llm_base_url,
+        api_key=settings.llm_api_key,
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+    )
+
+
+def images_endpoint(settings: Settings) -> ImagesEndpoint | None:
+    """Where pictures are made (None: pictures are off); unset, the base URL and key are the LLM's for OpenAI."""
+    if not settings.images_enabled:
+        return None
+    return ImagesEndpoint(
+        base_url=settings.resolved_images_base_url,
+        api_key=settings.resolved_images_api_key,
+        model=settings.images_model,
+        timeout_s=max(settings.llm_timeout_s, 120.0),  # pictures take longer than words
+        max_retries=settings.llm_max_retries,
+    )
+
+
 async def open_llm(stack: AsyncExitStack, settings: Settings, metrics: Metrics) -> LanguageModel:
-    llm = await stack.enter_async_context(open_language_model(settings))
+    llm = await stack.enter_async_context(open_language_model(chat_endpoint(settings)))
     return MeasuredLanguageModel(llm, provider=settings.llm_provider, metrics=metrics)
 
 
@@ -66,7 +92,7 @@ async def open_pictures(stack: AsyncExitStack, base: Foundation, companion: Comp
         return None
     return PictureMaker(
         persona=companion.persona,
-        generator=await stack.enter_async_context(open_image_generator(settings)),
+        generator=await stack.enter_async_context(open_image_generator(images_endpoint(settings))),
         quota=base.stores.picture_quota,
         daily_limit=settings.images_daily_limit,
         # The same face in every picture: the avatar as the reference (edits take PNG or JPEG).

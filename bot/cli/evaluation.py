@@ -50,9 +50,10 @@ async def _eval_mood(args: argparse.Namespace, settings: Settings) -> int:
         raise ConfigError(f"--data: no such file {args.data}")
     if not args.llm:
         return await run_mood_eval(args.data, args.json_out)
+    from bot.app.conversation import chat_endpoint
     from bot.llm.factory import open_language_model
 
-    async with open_language_model(settings) as llm:
+    async with open_language_model(chat_endpoint(settings)) as llm:
         return await run_mood_eval(args.data, args.json_out, llm=llm)
 
 

@@ -13,10 +13,10 @@ from typing import Any
 import anthropic
 from anthropic.types import MessageParam
 
-from bot.config import Settings
 from bot.engine.ports import CompletionRequest
 from bot.errors import ConfigError
 from bot.llm.conversation import alternating_messages, clean_reply, system_prompt
+from bot.llm.endpoint import ChatEndpoint
 from bot.llm.failure import sdk_reason, unavailable
 
 PROVIDER = "anthropic"
@@ -28,19 +28,19 @@ class AnthropicChatModel:
         self._model = model
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> AnthropicChatModel:
-        """A model for `settings`; builds the SDK client without touching the network."""
-        if settings.llm_api_key is None:  # Settings already insists; without a key the SDK reads disk/env
+    def from_endpoint(cls, endpoint: ChatEndpoint) -> AnthropicChatModel:
+        """A model at `endpoint`; builds the SDK client without touching the network."""
+        if endpoint.api_key is None:  # Settings already insists; without a key the SDK reads disk/env
             raise ConfigError(
                 "SOUVENIR_LLM_API_KEY: an API key is required when SOUVENIR_LLM_PROVIDER=anthropic"
             )
         client = anthropic.AsyncAnthropic(
-            api_key=settings.llm_api_key.get_secret_value(),
-            base_url=settings.llm_base_url,
-            timeout=settings.llm_timeout_s,
-            max_retries=settings.llm_max_retries,
+            api_key=endpoint.api_key.get_secret_value(),
+            base_url=endpoint.base_url,
+            timeout=endpoint.timeout_s,
+            max_retries=endpoint.max_retries,
         )
-        return cls(client, settings.resolved_llm_model)
+        return cls(client, endpoint.model)
 
     async def aclose(self) -> None:
         await self._client.close()

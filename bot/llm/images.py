@@ -13,13 +13,14 @@ import binascii
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from typing import Any
 
 import aiohttp
 import openai
+from pydantic import SecretStr
 
 from bot.avatar import image_format
-from bot.config import Settings
 from bot.errors import PictureRefused, PictureUnavailable
 from bot.llm.failure import status_reason
 
@@ -31,6 +32,17 @@ _MAX_IMAGE_BYTES = 20 * 1024 * 1024
 _PLACEHOLDER_API_KEY = "not-needed"
 
 
+@dataclass(frozen=True)
+class ImagesEndpoint:
+    """An OpenAI-compatible /images/generations and /images/edits endpoint (SOUVENIR_IMAGES_*) and its model."""
+
+    base_url: str | None  # None: OpenAI's own
+    api_key: SecretStr | None
+    model: str = "gpt-image-1"
+    timeout_s: float = 120.0
+    max_retries: int = 2
+
+
 class OpenAIImages:
     def __init__(self, client: openai.AsyncOpenAI, model: str, *, timeout_s: float = 120.0) -> None:
         self._client = client
@@ -39,16 +51,16 @@ class OpenAIImages:
         self._edits_supported = True  # cleared when the endpoint has no /images/edits
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> OpenAIImages:
+    def from_endpoint(cls, endpoint: ImagesEndpoint) -> OpenAIImages:
         """Builds the SDK client without touching the network."""
-        key = settings.resolved_images_api_key
+        key = endpoint.api_key
         client = openai.AsyncOpenAI(
             api_key=key.get_secret_value() if key else _PLACEHOLDER_API_KEY,
-            base_url=settings.resolved_images_base_url,
-            timeout=max(settings.llm_timeout_s, 120.0),  # pictures take longer than words
-            max_retries=settings.llm_max_retries,
+            base_url=endpoint.base_url,
+            timeout=endpoint.timeout_s,
+            max_retries=endpoint.max_retries,
         )
-        return cls(client, settings.images_model)
+        return cls(client, endpoint.model)
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -143,13 +155,13 @@ def _unavailable(model: str, reason: str) -> PictureUnavailable:
 
 
 @asynccontextmanager
-async def open_image_generator(settings: Settings) -> AsyncIterator[OpenAIImages | None]:
-    """The configured image endpoint, or None when pictures are off; its HTTP client is closed on exit."""
-    if not settings.images_enabled:
+async def open_image_generator(endpoint: ImagesEndpoint | None) -> AsyncIterator[OpenAIImages | None]:
+    """The image client, or None when pictures are off (no endpoint); its HTTP client is closed on exit."""
+    if endpoint is None:
         yield None
         return
-    images = OpenAIImages.from_settings(settings)
-    log.info("pictures: model %s at %s", settings.images_model, settings.resolved_images_base_url or "OpenAI")
+    images = OpenAIImages.from_endpoint(endpoint)
+    log.info("pictures: model %s at %s", endpoint.model, endpoint.base_url or "OpenAI")
     try:
         yield images
     finally:

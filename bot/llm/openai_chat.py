@@ -14,9 +14,9 @@ from typing import Any
 import openai
 from openai.types.chat import ChatCompletionMessageParam
 
-from bot.config import Settings
 from bot.engine.ports import CompletionRequest
 from bot.llm.conversation import alternating_messages, clean_reply, system_prompt
+from bot.llm.endpoint import ChatEndpoint
 from bot.llm.failure import sdk_reason, unavailable
 
 log = logging.getLogger("bot.llm")
@@ -33,16 +33,16 @@ class OpenAIChatModel:
         self._json_format_accepted = True  # cleared when a server rejects `response_format`
 
     @classmethod
-    def from_settings(cls, settings: Settings) -> OpenAIChatModel:
-        """A model for `settings`; builds the SDK client without touching the network."""
-        api_key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else PLACEHOLDER_API_KEY
+    def from_endpoint(cls, endpoint: ChatEndpoint) -> OpenAIChatModel:
+        """A model at `endpoint`; builds the SDK client without touching the network."""
+        api_key = endpoint.api_key.get_secret_value() if endpoint.api_key else PLACEHOLDER_API_KEY
         client = openai.AsyncOpenAI(
             api_key=api_key,
-            base_url=settings.llm_base_url,
-            timeout=settings.llm_timeout_s,
-            max_retries=settings.llm_max_retries,
+            base_url=endpoint.base_url,
+            timeout=endpoint.timeout_s,
+            max_retries=endpoint.max_retries,
         )
-        return cls(client, settings.resolved_llm_model, settings.llm_provider)
+        return cls(client, endpoint.model, endpoint.provider)
 
     async def aclose(self) -> None:
         await self._client.close()

@@ -14,7 +14,8 @@ from contextlib import asynccontextmanager, suppress
 
 import aiohttp
 
-from bot.config import OLLAMA_URL, Settings
+from bot.config import OLLAMA_URL
+from bot.llm.endpoint import ChatEndpoint
 
 log = logging.getLogger("bot.llm")
 
@@ -62,15 +63,16 @@ def _reason(exc: BaseException) -> str:
 
 
 @asynccontextmanager
-async def probe_in_background(settings: Settings) -> AsyncIterator[None]:
-    """Probe the configured base URL while the caller runs; a warning once if nothing answers. Nothing is
+async def probe_in_background(endpoint: ChatEndpoint) -> AsyncIterator[None]:
+    """Probe the endpoint's base URL while the caller runs; a warning once if nothing answers. Nothing is
     probed for a provider's own endpoint (no SOUVENIR_LLM_BASE_URL): that is theirs to keep up."""
-    if settings.llm_base_url is None:
+    base_url = endpoint.base_url
+    if base_url is None:
         yield
         return
 
     async def probe() -> None:
-        hint = await probe_base_url(settings.llm_base_url or "", settings.llm_provider, settings.resolved_llm_model)
+        hint = await probe_base_url(base_url, endpoint.provider, endpoint.model)
         if hint:
             log.warning("%s", hint)
 

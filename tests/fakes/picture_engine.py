@@ -9,11 +9,11 @@ from datetime import timedelta
 
 import redis.asyncio as aioredis
 
-from bot.config import load_settings
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.prompt.persona import Persona
-from bot.llm.images import OpenAIImages
+from bot.llm.endpoint import ChatEndpoint
+from bot.llm.images import ImagesEndpoint, OpenAIImages
 from bot.llm.openai_chat import OpenAIChatModel
 from memory.redis.picture_quota import RedisPictureQuota
 from memory.redis.stores.conversation_window import RedisConversationWindow
@@ -53,12 +53,8 @@ async def picture_engine(
     reference: bytes | None = AVATAR,
     memory: RecordingMemory | None = None,
 ) -> AsyncIterator[Engine]:
-    settings = load_settings(
-        _env_file=None, llm_base_url=server.base_url, llm_max_retries=0, images_enabled=enabled,
-        images_base_url=server.base_url, images_daily_limit=daily_limit,
-    )  # fmt: skip
-    chat = OpenAIChatModel.from_settings(settings)
-    images = OpenAIImages.from_settings(settings) if enabled else None
+    chat = OpenAIChatModel.from_endpoint(ChatEndpoint("openai-compatible", "llama3.2", server.base_url, max_retries=0))
+    images = OpenAIImages.from_endpoint(ImagesEndpoint(server.base_url, None, max_retries=0)) if enabled else None
     pictures = PictureMaker(
         persona=PERSONA, generator=images, quota=RedisPictureQuota(redis_client), daily_limit=daily_limit,
         reference=reference,

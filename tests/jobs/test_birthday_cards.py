@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from bot.config import load_settings
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.media.pictures import Picture
 from bot.engine.model import MonthDay, RecalledMemory
-from bot.llm.images import OpenAIImages
+from bot.llm.images import ImagesEndpoint, OpenAIImages
 from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer
 from jobs.sweep import Sweeper
@@ -43,8 +42,7 @@ async def server() -> AsyncIterator[FakeOpenAI]:
 
 @pytest.fixture
 async def images(server: FakeOpenAI) -> AsyncIterator[OpenAIImages]:
-    settings = load_settings(_env_file=None, images_enabled=True, images_base_url=server.base_url, llm_max_retries=0)
-    client = OpenAIImages.from_settings(settings)
+    client = OpenAIImages.from_endpoint(ImagesEndpoint(server.base_url, None, max_retries=0))
     yield client
     await client.aclose()
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from bot.app.conversation import chat_endpoint
 from bot.config import Settings, load_settings
 from bot.engine.model import ChatTurn, Role
 from bot.engine.ports import CompletionRequest
@@ -86,5 +87,6 @@ def ask(text: str = "Hello!", *, json_output: bool = False) -> CompletionRequest
 
 
 async def complete(settings: Settings, request: CompletionRequest) -> str:
-    async with open_language_model(settings) as model:
+    """One completion from the model the wiring would open for `settings`."""
+    async with open_language_model(chat_endpoint(settings)) as model:
         return await model.complete(request)

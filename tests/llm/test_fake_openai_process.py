@@ -8,9 +8,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.config import load_settings
 from bot.engine.model import ChatTurn
 from bot.engine.ports import CompletionRequest
+from bot.llm.endpoint import ChatEndpoint
 from bot.llm.factory import open_language_model
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,10 +34,10 @@ async def test_standalone_fake_prints_its_url_serves_and_stops_on_sigterm() -> N
         assert line.startswith("READY http://127.0.0.1:") and line.endswith("/v1")
         base_url = line.removeprefix("READY ")
 
-        settings = load_settings(llm_provider="openai-compatible", llm_base_url=base_url, llm_max_retries=0)
+        endpoint = ChatEndpoint("openai-compatible", "llama3.2", base_url, max_retries=0)
         turn = ChatTurn("user", "hi", datetime(2026, 1, 1, tzinfo=UTC))
         request = CompletionRequest(system="s", turns=(turn,))
-        async with open_language_model(settings) as model:
+        async with open_language_model(endpoint) as model:
             assert await model.complete(request) == "fixed answer"
 
         process.send_signal(signal.SIGTERM)

@@ -7,9 +7,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.config import load_settings
 from bot.errors import PictureRefused, PictureUnavailable
-from bot.llm.images import OpenAIImages
+from bot.llm.images import ImagesEndpoint, OpenAIImages
 from tests.fakes.fake_images import tiny_png
 from tests.fakes.fake_openai import FakeOpenAI
 
@@ -23,10 +22,7 @@ async def server() -> AsyncIterator[FakeOpenAI]:
 
 
 def _images(server: FakeOpenAI, model: str = "gpt-image-1") -> OpenAIImages:
-    settings = load_settings(
-        images_enabled=True, images_base_url=server.base_url, images_model=model, llm_max_retries=0
-    )
-    return OpenAIImages.from_settings(settings)
+    return OpenAIImages.from_endpoint(ImagesEndpoint(server.base_url, None, model, max_retries=0))
 
 
 async def test_with_a_reference_the_avatar_is_uploaded_to_edits(server: FakeOpenAI) -> None:

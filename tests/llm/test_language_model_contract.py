@@ -1,4 +1,4 @@
-"""Contract tests of the `LanguageModel` port: every backend, opened by `open_language_model(settings)`,
+"""Contract tests of the `LanguageModel` port: every backend, opened by `open_language_model(endpoint)`,
 driving its real SDK against its loopback fake server, must behave the same way."""
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.app.conversation import chat_endpoint
 from bot.engine.ports import CompletionRequest
 from bot.errors import LLMUnavailable
 from bot.llm.factory import open_language_model
@@ -83,7 +84,7 @@ async def test_json_mode_falls_back_when_the_server_refuses_response_format(serv
         Reply('{"memories": [2]}'),
     )
 
-    async with open_language_model(OPENAI_COMPATIBLE.settings(server)) as model:
+    async with open_language_model(chat_endpoint(OPENAI_COMPATIBLE.settings(server))) as model:
         first = await model.complete(ask(json_output=True))
         second = await model.complete(ask(json_output=True))
 
