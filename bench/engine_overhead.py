@@ -25,6 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.app.memory import memory_options
 from bot.config import Settings
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import IncomingMessage, UserRef, dm_conversation_id
@@ -72,7 +73,8 @@ async def main() -> None:
         dated_events: DatedEvents = NoDatedEvents()
         if args.memory:
             data = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-            service = await stack.enter_async_context(open_long_term_memory(Settings(data_dir=data), clock=clock))
+            options = memory_options(Settings(data_dir=data))
+            service = await stack.enter_async_context(open_long_term_memory(options, clock=clock))
             memory, dated_events = service, service
         engine = Engine(
             llm=InstantLLM(),

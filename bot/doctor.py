@@ -182,9 +182,10 @@ def _vector_size(collection: dict[str, Any]) -> int | None:
 
 
 async def _embedder_dimension(settings: Settings) -> int:
-    from memory.index_factory import open_embedder  # heavy: only when a Qdrant server has a collection
+    from bot.app.memory import embedder_options  # heavy: only when a Qdrant server has a collection
+    from memory.index_factory import open_embedder
 
-    async with open_embedder(settings) as embedder:
+    async with open_embedder(embedder_options(settings)) as embedder:
         return embedder.dimension
 
 

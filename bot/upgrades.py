@@ -10,6 +10,7 @@ import redis.asyncio as aioredis
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from bot.app.memory import embedder_options, index_options
 from bot.config import Settings
 from bot.errors import ConfigError
 from memory.index_factory import backend_for, edge_directory, open_embedder, open_index_driver, server_collection
@@ -57,7 +58,7 @@ async def run_migrate(settings: Settings, console: Console | None = None) -> int
 
 
 def _where(settings: Settings, generation: int) -> str:
-    if backend_for(settings).value == "edge":
+    if backend_for(index_options(settings)).value == "edge":
         return str(settings.data_dir / edge_directory(generation))
     return f"collection {server_collection(generation)}"
 
@@ -75,7 +76,7 @@ async def run_reindex(settings: Settings, console: Console | None = None) -> int
         cipher = await cipher_for(client, master, key_store_for(stack, place, client))
         in_use = await schema.index()
         assert in_use is not None  # migrate records it
-        embedder = await stack.enter_async_context(open_embedder(settings))
+        embedder = await stack.enter_async_context(open_embedder(embedder_options(settings)))
         wanted, keywords = _embedding(settings), keywords_for(cipher.enabled)
         resumed = await checkpoints.read()
         source = None
@@ -118,7 +119,7 @@ async def run_reindex(settings: Settings, console: Console | None = None) -> int
 
 
 async def _driver(stack: AsyncExitStack, settings: Settings, dimension: int, generation: int) -> IndexDriver:
-    driver = await open_index_driver(settings, dimension, generation)
+    driver = await open_index_driver(index_options(settings), dimension, generation)
     stack.push_async_callback(driver.close)
     return driver
 

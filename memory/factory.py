@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from bot.config import Settings
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
 from bot.engine.when.dates import resolve_dates
-from memory.index_factory import open_embedder, open_memory_index
+from memory.index_factory import EmbedderOptions, IndexOptions, open_embedder, open_memory_index
 from memory.person.person_model_keeper import PersonModelKeeper, PersonModelStore
 from memory.ports import CrisisFollowUps, CrisisNotes, Embedder, ErasureLog, MessageFiles, MoodNotes, SaidTurns
 from memory.privacy.crypto import TextCipher
@@ -18,9 +18,23 @@ from memory.service import LongTermMemoryService
 from memory.writing.retention import EpisodeRetention, KnownPeople, sweeping
 
 
+@dataclass(frozen=True)
+class MemoryOptions:
+    """What long-term memory is opened with: the index, the embedder (opened only when none is given), the
+    default time zone, whether the LLM extracts memories (SOUVENIR_LLM_EXTRACTION) and how long episodes last
+    (SOUVENIR_EPISODE_FADE_DAYS, 0: they never fade; SOUVENIR_EPISODE_RETENTION_DAYS, None: they are kept)."""
+
+    index: IndexOptions
+    embedder: EmbedderOptions = field(default_factory=EmbedderOptions)
+    default_timezone: str = "UTC"
+    llm_extraction: bool = True
+    episode_fade_days: int = 180
+    episode_retention_days: int | None = None
+
+
 @asynccontextmanager
 async def open_long_term_memory(
-    settings: Settings,
+    options: MemoryOptions,
     *,
     clock: Clock,
     llm: LanguageModel | None = None,
@@ -52,22 +66,22 @@ async def open_long_term_memory(
     memories change."""
     async with AsyncExitStack() as stack:
         if embedder is None:  # else the app's, shared with the mood reader
-            embedder = await stack.enter_async_context(open_embedder(settings))
+            embedder = await stack.enter_async_context(open_embedder(options.embedder))
         index = await stack.enter_async_context(
             open_memory_index(
-                settings, embedder, clock=clock, cipher=cipher, generation=index_generation, opened=index_opened
+                options.index, embedder, clock=clock, cipher=cipher, generation=index_generation, opened=index_opened
             )
         )
-        if settings.episode_retention_days is not None and people is not None:
-            keep = timedelta(days=settings.episode_retention_days)
+        if options.episode_retention_days is not None and people is not None:
+            keep = timedelta(days=options.episode_retention_days)
             retention = EpisodeRetention(index, people, clock, keep=keep, message_files=message_files)
             await stack.enter_async_context(sweeping(retention))
-        await asyncio.to_thread(_warm_up_dates, clock.now(), settings.default_timezone)
-        fade_days = settings.episode_fade_days
+        await asyncio.to_thread(_warm_up_dates, clock.now(), options.default_timezone)
+        fade_days = options.episode_fade_days
         service = LongTermMemoryService(
             index,
-            default_timezone=settings.default_timezone,
-            llm=llm if settings.llm_extraction else None,
+            default_timezone=options.default_timezone,
+            llm=llm if options.llm_extraction else None,
             planner=planner,
             clock=clock,
             episode_fade=timedelta(days=fade_days) if fade_days > 0 else None,
@@ -78,7 +92,7 @@ async def open_long_term_memory(
             crisis_notes=crisis_notes,
             crisis_follow_ups=crisis_follow_ups,
             person_models=PersonModelKeeper(
-                index, person_models, clock, default_timezone=settings.default_timezone, erasures=erasures
+                index, person_models, clock, default_timezone=options.default_timezone, erasures=erasures
             )
             if person_models is not None
             else None,

@@ -1,4 +1,4 @@
-"""The one place that picks the memory backend and the embedder from Settings.
+"""The one place that picks the memory backend and the embedder, from the options the wiring builds.
 
 No SOUVENIR_QDRANT_URL: the embedded Qdrant Edge shard under `data_dir/qdrant`.
 With SOUVENIR_QDRANT_URL: a Qdrant server (SOUVENIR_QDRANT_API_KEY if it needs one).
@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-from bot.config import Settings
+from pydantic import SecretStr
+
 from bot.engine.ports import Clock
 from bot.errors import ConfigError
 from memory.embedding import UseEmbedder
@@ -34,8 +37,36 @@ class IndexBackend(StrEnum):
     SERVER = "server"  # a Qdrant server (qdrant-client)
 
 
-def backend_for(settings: Settings) -> IndexBackend:
-    return IndexBackend.EDGE if settings.qdrant_url is None else IndexBackend.SERVER
+@dataclass(frozen=True)
+class IndexOptions:
+    """Where the memory index is (SOUVENIR_DATA_DIR, SOUVENIR_QDRANT_*) and the embedding a server's collection
+    records as having built it (SOUVENIR_EMBEDDING_PROVIDER and _MODEL)."""
+
+    data_dir: Path  # the embedded index is under data_dir/qdrant
+    qdrant_url: str | None = None  # None: the embedded index
+    qdrant_api_key: SecretStr | None = None
+    qdrant_shards: int = 1
+    qdrant_replication: int = 1
+    qdrant_write_consistency: int = 1
+    embedding_provider: str = "use"
+    embedding_model: str | None = None
+
+
+@dataclass(frozen=True)
+class EmbedderOptions:
+    """The embedder (SOUVENIR_EMBEDDING_*) and, for an OpenAI-compatible one, how it is called (the LLM's key,
+    timeout and retries)."""
+
+    provider: Literal["use", "openai-compatible"] = "use"
+    model: str | None = None
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    timeout_s: float = 60.0
+    max_retries: int = 2
+
+
+def backend_for(options: IndexOptions) -> IndexBackend:
+    return IndexBackend.EDGE if options.qdrant_url is None else IndexBackend.SERVER
 
 
 def edge_directory(generation: int) -> str:
@@ -49,40 +80,40 @@ def server_collection(generation: int) -> str:
     return COLLECTION if generation == 0 else f"{COLLECTION}_{generation}"
 
 
-async def _open_edge(settings: Settings, dimension: int, generation: int = 0) -> IndexDriver:
+async def _open_edge(options: IndexOptions, dimension: int, generation: int = 0) -> IndexDriver:
     from memory.qdrant.edge import EdgeDriver
 
-    return await EdgeDriver.open(settings.data_dir / edge_directory(generation), dimension)
+    return await EdgeDriver.open(options.data_dir / edge_directory(generation), dimension)
 
 
-def collection_layout(settings: Settings) -> CollectionLayout:
+def collection_layout(options: IndexOptions) -> CollectionLayout:
     """SOUVENIR_QDRANT_SHARDS, _REPLICATION and _WRITE_CONSISTENCY, for the server's collection."""
     from memory.qdrant.server import CollectionLayout
 
     return CollectionLayout(
-        shard_number=settings.qdrant_shards,
-        replication_factor=settings.qdrant_replication,
-        write_consistency_factor=settings.qdrant_write_consistency,
+        shard_number=options.qdrant_shards,
+        replication_factor=options.qdrant_replication,
+        write_consistency_factor=options.qdrant_write_consistency,
     )
 
 
-async def _open_server(settings: Settings, dimension: int, generation: int = 0) -> IndexDriver:
+async def _open_server(options: IndexOptions, dimension: int, generation: int = 0) -> IndexDriver:
     from qdrant_client import AsyncQdrantClient
 
     from memory.qdrant.server import ServerDriver
 
-    api_key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
-    client = AsyncQdrantClient(url=settings.qdrant_url, api_key=api_key)
+    api_key = options.qdrant_api_key.get_secret_value() if options.qdrant_api_key else None
+    client = AsyncQdrantClient(url=options.qdrant_url, api_key=api_key)
     try:
         from memory.redis.schema import SCHEMA_VERSION, embedding_id
 
-        embedding = embedding_id(settings.embedding_provider, settings.embedding_model)
+        embedding = embedding_id(options.embedding_provider, options.embedding_model)
         built_by = {"souvenir_schema_version": SCHEMA_VERSION, "embedding": embedding, "dimension": dimension}
         return await ServerDriver.open(
             client,
             dimension,
             collection=server_collection(generation),
-            layout=collection_layout(settings),
+            layout=collection_layout(options),
             metadata=built_by,
         )
     except BaseException:
@@ -90,15 +121,15 @@ async def _open_server(settings: Settings, dimension: int, generation: int = 0) 
         raise
 
 
-DRIVERS: dict[IndexBackend, Callable[[Settings, int, int], Awaitable[IndexDriver]]] = {
+DRIVERS: dict[IndexBackend, Callable[[IndexOptions, int, int], Awaitable[IndexDriver]]] = {
     IndexBackend.EDGE: _open_edge,
     IndexBackend.SERVER: _open_server,
 }
 
 
-async def open_index_driver(settings: Settings, dimension: int, generation: int = 0) -> IndexDriver:
+async def open_index_driver(options: IndexOptions, dimension: int, generation: int = 0) -> IndexDriver:
     """The bare driver of one index generation (a reindex reads one and writes the next); close it after use."""
-    return await DRIVERS[backend_for(settings)](settings, dimension, generation)
+    return await DRIVERS[backend_for(options)](options, dimension, generation)
 
 
 class _UtcClock:
@@ -108,7 +139,7 @@ class _UtcClock:
 
 @asynccontextmanager
 async def open_memory_index(
-    settings: Settings,
+    options: IndexOptions,
     embedder: Embedder,
     *,
     clock: Clock | None = None,
@@ -119,7 +150,7 @@ async def open_memory_index(
     """The memory index (MemoryIndex + MemoryCatalog + forget_user), flushed and closed on exit; `cipher`
     seals the payloads' words (none: kept clear); `generation` is the one in use (memory/redis/schema.py);
     `opened` is told how many memories the index holds before it serves (it may refuse it by raising)."""
-    driver = await open_index_driver(settings, embedder.dimension, generation)
+    driver = await open_index_driver(options, embedder.dimension, generation)
     if opened is not None:
         try:
             await opened(await driver.total())
@@ -128,7 +159,7 @@ async def open_memory_index(
             raise
     # The embedded engine has one writer, this process (its data dir is locked): records read by recall can
     # be kept. Not with a server, where another replica may change them.
-    cached = EMBEDDED_CACHED_RECORDS if backend_for(settings) is IndexBackend.EDGE else 0
+    cached = EMBEDDED_CACHED_RECORDS if backend_for(options) is IndexBackend.EDGE else 0
     index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cached_records=cached, cipher=cipher)
     try:
         yield index
@@ -137,10 +168,10 @@ async def open_memory_index(
 
 
 @asynccontextmanager
-async def open_embedder(settings: Settings) -> AsyncIterator[Embedder]:
-    """The configured embedder. USE's model (~3 s on a busy box) loads in the background: start-up and the
+async def open_embedder(options: EmbedderOptions) -> AsyncIterator[Embedder]:
+    """The embedder `options` name. USE's model (~3 s on a busy box) loads in the background: start-up and the
     first prompt go on meanwhile, and the first embedding waits for it."""
-    if settings.embedding_provider == "use":
+    if options.provider == "use":
         embedder = UseEmbedder()
         try:
             async with warming_up_in_background(embedder):
@@ -148,17 +179,17 @@ async def open_embedder(settings: Settings) -> AsyncIterator[Embedder]:
         finally:
             embedder.close()
         return
-    if settings.embedding_base_url is None:
+    if options.base_url is None:
         raise ConfigError("SOUVENIR_EMBEDDING_BASE_URL: required when SOUVENIR_EMBEDDING_PROVIDER=openai-compatible")
     from bot.llm.openai_embeddings import OpenAICompatibleEmbedder
 
-    api_key = settings.llm_api_key.get_secret_value() if settings.llm_api_key else None
+    api_key = options.api_key.get_secret_value() if options.api_key else None
     remote = await OpenAICompatibleEmbedder.open(
-        settings.embedding_base_url,
-        settings.embedding_model,
+        options.base_url,
+        options.model,
         api_key,
-        timeout_s=settings.llm_timeout_s,
-        max_retries=settings.llm_max_retries,
+        timeout_s=options.timeout_s,
+        max_retries=options.max_retries,
     )
     try:
         yield remote

@@ -10,6 +10,7 @@ from itertools import count
 from pathlib import Path
 
 from bot.app import Core, open_core
+from bot.app.memory import index_options
 from bot.config import Settings, load_settings
 from bot.engine.model import ChatKind, IncomingMessage, UserRef, dm_conversation_id, group_conversation_id
 from memory.index_factory import open_memory_index
@@ -60,7 +61,7 @@ async def say(core: Core, clock: FakeClock, text: str, user: UserRef = LEA, *, g
 async def indexed_mentions(settings: Settings, clock: FakeClock, user_key: str, word: str) -> list[str]:
     """The indexed texts (what search matches, neighbour context included) of the person's memories
     that a search for `word` finds and that say it."""
-    async with open_memory_index(settings, await shared_use_embedder(), clock=clock) as index:
+    async with open_memory_index(index_options(settings), await shared_use_embedder(), clock=clock) as index:
         hits = await index.search(IndexQuery(user_key, word, clock.now(), scopes=("dm",), limit=50))
     return [h.record.text for h in hits if word.lower() in h.record.text.lower()]
 

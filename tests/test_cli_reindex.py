@@ -9,6 +9,7 @@ from pathlib import Path
 
 import redis.asyncio as aioredis
 
+from bot.app.memory import embedder_options, index_options
 from bot.config import Settings
 from memory.index_factory import open_embedder, open_memory_index
 from memory.records import MemoryKind, MemoryRecord, MemorySource
@@ -34,7 +35,9 @@ async def test_reindex_re_embeds_everything_and_switches_once(
         assert in_use is not None
         await schema.note_dimension(in_use, 3)
         at = datetime(2026, 3, 1, tzinfo=UTC)
-        async with open_embedder(old) as embedder, open_memory_index(old, embedder, clock=clock) as index:
+        async with open_embedder(embedder_options(old)) as embedder, open_memory_index(
+            index_options(old), embedder, clock=clock
+        ) as index:
             await index.add([
                 MemoryRecord(str(uuid.uuid4()), f"telegram:{n % 5}", MemoryKind.SEMANTIC, f"fact {n}", "en", at,
                              MemorySource("t", "t:dm:1", ()))

@@ -15,6 +15,7 @@ import qdrant_edge as qe
 import redis.asyncio as aioredis
 from rich.console import Console
 
+from bot.app.memory import embedder_options, index_options
 from bot.config import Settings
 from bot.errors import ConfigError
 from bot.upgrades import run_migrate, run_reindex
@@ -92,8 +93,8 @@ async def test_clear_keyword_ids_are_refused_at_start_and_rebuilt_keyed_by_reind
         in_use = await schema.note_dimension(in_use, 3)
         with monkeypatch.context() as patched:
             patched.setattr(index_module, "document_terms", _plain_terms)
-            async with open_embedder(settings) as embedder:
-                async with open_memory_index(settings, embedder, clock=clock, cipher=cipher) as index:
+            async with open_embedder(embedder_options(settings)) as embedder:
+                async with open_memory_index(index_options(settings), embedder, clock=clock, cipher=cipher) as index:
                     await index.add([_memory(n) for n in range(12)])
         assert _crc32_words_on_disk(data_dir / "qdrant") == set(WORDS)  # what the attack read
 
@@ -111,8 +112,9 @@ async def test_clear_keyword_ids_are_refused_at_start_and_rebuilt_keyed_by_reind
         assert _crc32_words_on_disk(data_dir / "qdrant-1") == set()
         await keywords_check(raw_client, now, encrypted=True)(12)  # the next start opens it
 
-        async with open_embedder(settings) as embedder:
-            async with open_memory_index(settings, embedder, clock=clock, cipher=cipher, generation=1) as index:
+        async with open_embedder(embedder_options(settings)) as embedder:
+            index_at = index_options(settings)
+            async with open_memory_index(index_at, embedder, clock=clock, cipher=cipher, generation=1) as index:
                 found = await index.search(IndexQuery(LEA, "Okonkwo", AT, limit=20))
         assert len(found) == 12
 

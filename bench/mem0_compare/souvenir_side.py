@@ -25,6 +25,7 @@ class _Clock:
 
 
 async def run_souvenir(box: Box) -> dict[str, Any]:
+    from bot.app.memory import embedder_options, index_options
     from bot.config import Settings
     from bot.engine.model import RecallQuery, UserRef, excerpts
     from memory.evaluation.locomo import PLATFORM, ingest_conversations
@@ -35,10 +36,10 @@ async def run_souvenir(box: Box) -> dict[str, Any]:
     asked_at = {p.sample_id: p.asked_at for p in box.people}
     with tempfile.TemporaryDirectory(prefix="souvenir-vs-mem0-") as scratch:
         settings = Settings(data_dir=Path(scratch), qdrant_url=None)
-        async with open_embedder(settings) as embedder:
+        async with open_embedder(embedder_options(settings)) as embedder:
             await embedder.embed(["warm up"])  # the model load is not ingestion
             clock = _Clock(max(asked_at.values()))
-            async with open_memory_index(settings, embedder, clock=clock) as store:
+            async with open_memory_index(index_options(settings), embedder, clock=clock) as store:
                 service = LongTermMemoryService(store, default_timezone="UTC")
                 items, seconds = await ingest_conversations(service, box.people)
                 for n in range(3):  # the first searches of a process (imports, thread start) are not timed

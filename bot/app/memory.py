@@ -16,8 +16,8 @@ from bot.crisis_follow_up import CrisisFollowUp
 from bot.engine.browser.memory_view import CorrectableMemories
 from bot.engine.ports import DatedEvents, LanguageModel, LongTermMemory, UserDataEraser
 from bot.errors import ConfigError
-from memory.factory import open_long_term_memory
-from memory.index_factory import open_embedder
+from memory.factory import MemoryOptions, open_long_term_memory
+from memory.index_factory import EmbedderOptions, IndexOptions, open_embedder
 from memory.mood import find_patterns, open_mood_reader
 from memory.mood.journal import MoodJournal
 from memory.mood.sensitive import LexiconSensitiveTopics
@@ -44,6 +44,43 @@ class MemoryNeeds:
     sensitive: LexiconSensitiveTopics
 
 
+def embedder_options(settings: Settings) -> EmbedderOptions:
+    """The embedder (SOUVENIR_EMBEDDING_*); `souvenir doctor` and `souvenir reindex` build theirs here too."""
+    return EmbedderOptions(
+        provider=settings.embedding_provider,
+        model=settings.embedding_model,
+        base_url=settings.embedding_base_url,
+        api_key=settings.llm_api_key,
+        timeout_s=settings.llm_timeout_s,
+        max_retries=settings.llm_max_retries,
+    )
+
+
+def index_options(settings: Settings) -> IndexOptions:
+    """Where the memory index is (SOUVENIR_DATA_DIR, SOUVENIR_QDRANT_*); `souvenir reindex` builds its own here."""
+    return IndexOptions(
+        data_dir=settings.data_dir,
+        qdrant_url=settings.qdrant_url,
+        qdrant_api_key=settings.qdrant_api_key,
+        qdrant_shards=settings.qdrant_shards,
+        qdrant_replication=settings.qdrant_replication,
+        qdrant_write_consistency=settings.qdrant_write_consistency,
+        embedding_provider=settings.embedding_provider,
+        embedding_model=settings.embedding_model,
+    )
+
+
+def memory_options(settings: Settings) -> MemoryOptions:
+    return MemoryOptions(
+        index=index_options(settings),
+        embedder=embedder_options(settings),
+        default_timezone=settings.default_timezone,
+        llm_extraction=settings.llm_extraction,
+        episode_fade_days=settings.episode_fade_days,
+        episode_retention_days=settings.episode_retention_days,
+    )
+
+
 async def upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: int) -> IndexInUse:
     """Migrate stored data when it is older than this version (`souvenir migrate` does the same), then make sure
     the configured embedder built the memory index in use (else: `souvenir reindex`)."""
@@ -61,7 +98,7 @@ async def upgrade_stores(client: aioredis.Redis, settings: Settings, dimension: 
 async def open_memory(stack: AsyncExitStack, base: Foundation, needs: MemoryNeeds) -> LongTermMemoryService:
     settings, stores, client, cipher = base.settings, base.stores, base.client, base.cipher
     # One embedder for memories and the mood reader (loaded once, before the first message).
-    embedder = await stack.enter_async_context(open_embedder(settings))
+    embedder = await stack.enter_async_context(open_embedder(embedder_options(settings)))
     index_in_use = await upgrade_stores(client, settings, embedder.dimension)
     reader = await stack.enter_async_context(
         open_mood_reader(embedder, embedder_is_use=settings.embedding_provider == "use")
@@ -72,7 +109,7 @@ async def open_memory(stack: AsyncExitStack, base: Foundation, needs: MemoryNeed
     )  # fmt: skip
     return await stack.enter_async_context(
         open_long_term_memory(
-            settings,
+            memory_options(settings),
             clock=base.clock,
             llm=needs.llm if settings.llm_extraction else None,
             planner=needs.planner,

@@ -34,13 +34,15 @@ def add_eval_commands(sub: Any) -> None:
 
 
 async def _eval_locomo(args: argparse.Namespace, settings: Settings) -> int:
+    from bot.app.memory import embedder_options
     from memory.evaluation.locomo import run_locomo_eval
 
     if not args.data.is_file():
         raise ConfigError(f"--data: no such file {args.data}")
     return await run_locomo_eval(
-        settings, args.data, k=args.k, json_out=args.json_out, baselines=args.baselines, folds=args.folds
-    )
+        embedder_options(settings), args.data, k=settings.recall_limit if args.k is None else args.k,
+        json_out=args.json_out, baselines=args.baselines, folds=args.folds, recall_max_words=settings.recall_max_words,
+    )  # fmt: skip
 
 
 async def _eval_mood(args: argparse.Namespace, settings: Settings) -> int:

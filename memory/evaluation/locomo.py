@@ -21,7 +21,6 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from bot.config import Settings
 from bot.engine.model import (
     ChatKind,
     ChatTurn,
@@ -36,7 +35,7 @@ from memory.evaluation.baselines import RawTurns
 from memory.evaluation.folds import CANDIDATES, Fold, candidates_report, folds_mean, leave_one_out
 from memory.evaluation.locomo_data import CATEGORIES, Conversation, Turn, load_locomo
 from memory.evaluation.scoring import Tally, merged
-from memory.index_factory import open_embedder, open_memory_index
+from memory.index_factory import EmbedderOptions, IndexOptions, open_embedder, open_memory_index
 from memory.ports import Embedder
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.recall.ranking import DEFAULT_WEIGHTS
@@ -170,17 +169,19 @@ def _folds_table(folds: list[Fold], mean: dict[str, Any], plain: Tally, k: int) 
 
 
 async def run_locomo_eval(
-    settings: Settings,
+    embedder_options: EmbedderOptions,
     data: Path,
-    k: int | None = None,
+    k: int = 10,
     json_out: Path | None = None,
     baselines: bool = False,
     folds: bool = False,
+    recall_max_words: int = 300,
 ) -> int:
     """Runs the evaluation and prints it; returns the process exit code (2 when the data is unusable).
-    `k` defaults to what the companion recalls for each reply (SOUVENIR_RECALL_LIMIT). With `folds`, each
-    candidate weight set is scored on the same ingested index, and leave-one-conversation-out picks among them."""
-    k = settings.recall_limit if k is None else k
+    `k` is how many memories are recalled for each question, and `recall_max_words` how many words they may
+    take (the CLI passes SOUVENIR_RECALL_LIMIT and SOUVENIR_RECALL_MAX_WORDS; these defaults are theirs). With
+    `folds`, each candidate weight set is scored on the same ingested index, and leave-one-conversation-out picks
+    among them. The index is a fresh embedded one in a temporary directory."""
     console = Console(width=190)
     try:
         conversations = await asyncio.to_thread(load_locomo, data)
@@ -191,18 +192,17 @@ async def run_locomo_eval(
         console.print(f"[red]No scorable questions in {data}[/red]")
         return 2
     with tempfile.TemporaryDirectory(prefix="souvenir-locomo-") as scratch:
-        eval_settings = settings.model_copy(update={"data_dir": Path(scratch), "qdrant_url": None})
         clock = _FixedClock(max(c.asked_at for c in conversations))
-        async with open_embedder(eval_settings) as embedder:
-            async with open_memory_index(eval_settings, embedder, clock=clock) as store:
+        async with open_embedder(embedder_options) as embedder:
+            async with open_memory_index(IndexOptions(Path(scratch)), embedder, clock=clock) as store:
                 service = LongTermMemoryService(store, default_timezone="UTC")
                 messages, seconds = await ingest_conversations(service, conversations)
-                by_conversation = await score_recall(service, store, conversations, k, settings.recall_max_words)
+                by_conversation = await score_recall(service, store, conversations, k, recall_max_words)
                 scored = [by_conversation]
                 if folds:  # ingested once: only the ranking changes between candidates
                     for weights in CANDIDATES[1:]:
                         candidate = LongTermMemoryService(store, default_timezone="UTC", recall_weights=weights)
-                        tallies = await score_recall(candidate, store, conversations, k, settings.recall_max_words)
+                        tallies = await score_recall(candidate, store, conversations, k, recall_max_words)
                         scored.append(tallies)
             others = await _score_baselines(conversations, embedder, k) if baselines else []
     tally = merged("souvenir", k, list(by_conversation.values()))

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
 from memory.embedding import UseEmbedder
 from memory.embedding.background import warming_up_in_background
-from memory.index_factory import open_embedder
+from memory.index_factory import EmbedderOptions, open_embedder
 
 
 class GatedModel:
@@ -50,8 +49,7 @@ async def test_a_failed_load_is_logged_and_closing_still_succeeds(caplog: pytest
 
 
 async def test_the_app_gets_the_use_embedder_before_its_model_has_loaded(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path, _env_file=None)  # type: ignore[call-arg]
-    async with open_embedder(settings) as embedder:
+    async with open_embedder(EmbedderOptions()) as embedder:
         assert isinstance(embedder, UseEmbedder)
         assert not embedder.loaded  # start-up (and the chat's first prompt) did not wait for the model
         [vector] = await embedder.embed(["mon chat s'appelle Miso"])  # the first embedding waits for it

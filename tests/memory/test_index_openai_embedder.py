@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 from aiohttp import web
 
-from bot.config import Settings
 from bot.errors import ConfigError, LLMUnavailable
-from memory.index_factory import open_embedder
+from memory.index_factory import EmbedderOptions, open_embedder
 
 
 class FakeEmbeddingServer:
@@ -63,21 +62,14 @@ async def server() -> AsyncIterator[FakeEmbeddingServer]:
         yield running
 
 
-def _settings(data_dir: Path, base_url: str | None) -> Settings:
-    return Settings(  # type: ignore[call-arg]
-        data_dir=data_dir,
-        embedding_provider="openai-compatible",
-        embedding_base_url=base_url,
-        embedding_model="tiny-embed",
-        llm_max_retries=0,
-        _env_file=None,
-    )
+def _options(base_url: str | None) -> EmbedderOptions:
+    return EmbedderOptions("openai-compatible", "tiny-embed", base_url, max_retries=0)
 
 
 async def test_vectors_come_back_in_order_normalised_with_the_served_size(
     server: FakeEmbeddingServer, data_dir: Path
 ) -> None:
-    async with open_embedder(_settings(data_dir, server.base_url)) as embedder:
+    async with open_embedder(_options(server.base_url)) as embedder:
         assert embedder.dimension == 3
         texts = [f"text {'a' * i}" for i in range(70)]  # two batches of at most 64
         vectors = await embedder.embed(texts)
@@ -91,7 +83,7 @@ async def test_vectors_come_back_in_order_normalised_with_the_served_size(
 
 
 async def test_server_errors_are_llm_unavailable(server: FakeEmbeddingServer, data_dir: Path) -> None:
-    async with open_embedder(_settings(data_dir, server.base_url)) as embedder:
+    async with open_embedder(_options(server.base_url)) as embedder:
         server.fail = True
         with pytest.raises(LLMUnavailable):
             await embedder.embed(["hello"])
@@ -99,5 +91,5 @@ async def test_server_errors_are_llm_unavailable(server: FakeEmbeddingServer, da
 
 async def test_a_base_url_is_required(data_dir: Path) -> None:
     with pytest.raises(ConfigError):
-        async with open_embedder(_settings(data_dir, None)):
+        async with open_embedder(_options(None)):
             pass

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings
 from memory.evaluation.locomo import run_locomo_eval
 from memory.evaluation.locomo_data import clean_evidence, load_locomo, session_time
+from memory.index_factory import EmbedderOptions
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo-dev.json"
 
@@ -63,7 +63,7 @@ async def test_eval_on_a_tiny_file_reports_recall(tmp_path: Path) -> None:
     data = tmp_path / "locomo.json"
     data.write_text(json.dumps([_sample()]))
     out = tmp_path / "report.json"
-    code = await run_locomo_eval(Settings(data_dir=tmp_path / "unused"), data, k=3, json_out=out, baselines=True)
+    code = await run_locomo_eval(EmbedderOptions(), data, k=3, json_out=out, baselines=True)
     assert code == 0
     report = json.loads(out.read_text())
     assert report["k"] == 3 and report["n_questions"] == 4
@@ -72,12 +72,10 @@ async def test_eval_on_a_tiny_file_reports_recall(tmp_path: Path) -> None:
     assert report["recall"]["overall"] >= 0.75
     assert 0 < report["mean_words"] <= 300
     assert report["ingest_msgs_per_s"] > 0 and report["recall_p95_ms"] >= report["recall_p50_ms"] > 0
-    assert not (tmp_path / "unused").exists()  # a fresh index in a temporary directory
 
 
 async def test_missing_data_is_a_clean_failure(tmp_path: Path) -> None:
-    settings = Settings(data_dir=tmp_path)
-    assert await run_locomo_eval(settings, tmp_path / "absent.json") == 2
+    assert await run_locomo_eval(EmbedderOptions(), tmp_path / "absent.json") == 2
 
 
 @pytest.mark.skipif(not SHARED.exists(), reason="../shared/data/locomo-dev.json is not present")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from bot.config import Settings
 from memory.evaluation.folds import folds_mean, leave_one_out
 from memory.evaluation.locomo import run_locomo_eval
 from memory.evaluation.scoring import Tally
+from memory.index_factory import EmbedderOptions
 from memory.recall.ranking import RecallWeights
 from tests.memory.test_locomo_eval import _sample
 
@@ -49,7 +49,7 @@ async def test_eval_with_folds_reports_them_beside_the_plain_figures(tmp_path: P
     data = tmp_path / "locomo.json"
     data.write_text(json.dumps([first, second]))
     out = tmp_path / "report.json"
-    assert await run_locomo_eval(Settings(data_dir=tmp_path / "unused"), data, k=3, json_out=out, folds=True) == 0
+    assert await run_locomo_eval(EmbedderOptions(), data, k=3, json_out=out, folds=True) == 0
     report = json.loads(out.read_text())
     assert report["n_questions"] == 8 and "overall" in report["recall"]  # the plain figures stay as they were
     assert [f["held_out"] for f in report["folds"]] == ["conv-test", "conv-other"]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from qdrant_client import AsyncQdrantClient, models
 
+from bot.app.memory import index_options
 from bot.config import load_settings
 from bot.errors import ConfigError
 from memory.index_factory import collection_layout
@@ -41,8 +42,8 @@ class RecordingQdrant(AsyncQdrantClient):
 
 def test_the_settings_give_the_collection_layout() -> None:
     settings = load_settings(qdrant_shards=6, qdrant_replication=3, qdrant_write_consistency=2)
-    assert collection_layout(settings) == CollectionLayout(6, 3, 2)
-    assert collection_layout(load_settings()) == CollectionLayout(1, 1, 1)
+    assert collection_layout(index_options(settings)) == CollectionLayout(6, 3, 2)
+    assert collection_layout(index_options(load_settings())) == CollectionLayout(1, 1, 1)
 
 
 def test_a_write_consistency_above_the_replication_is_refused() -> None:

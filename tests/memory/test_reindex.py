@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 import redis.asyncio as aioredis
 
+from bot.app.memory import index_options
 from bot.config import Settings
 from bot.errors import ConfigError
 from memory.index_factory import open_index_driver, open_memory_index
@@ -85,7 +86,7 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
     assert in_use is not None
     in_use = await schema.note_dimension(in_use, 16)
 
-    old_driver = await open_index_driver(old_settings, 16, in_use.generation)
+    old_driver = await open_index_driver(index_options(old_settings), 16, in_use.generation)
     old = QdrantMemoryIndex(old_driver, SizedEmbedder(16), clock)  # the running bot's index
     await old.add([_memory(user, n) for user in USERS for n in range(PER_USER)])
 
@@ -94,7 +95,7 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
     assert "model-a, 16-d" in str(mismatch.value) and "souvenir reindex" in str(mismatch.value)
 
     # A first run stops half-way (the embedding server goes down after two pages).
-    target = await open_index_driver(new_settings, 24, 1)
+    target = await open_index_driver(index_options(new_settings), 24, 1)
     start = target_of(in_use, _embedding(new_settings), await checkpoints.read())
     with pytest.raises(ConnectionError):
         await copy_index(old_driver, target, SizedEmbedder(24, fail_after_calls=2), checkpoints, start, page=25)
@@ -130,7 +131,7 @@ async def test_a_new_model_is_detected_and_reindexed_while_the_old_index_answers
     assert await schema.index() == switched and switched.generation == 1 and switched.dimension == 24
     assert await checkpoints.read() is None
     check_index(switched, _embedding(new_settings), 24)  # the next start with the new model is accepted
-    async with open_memory_index(new_settings, SizedEmbedder(24), clock=clock, generation=1) as new:
+    async with open_memory_index(index_options(new_settings), SizedEmbedder(24), clock=clock, generation=1) as new:
         assert {user: await new.count(user) for user in USERS} == expected
         assert await _finds(new, "discord:3", 33) and await _finds(new, "telegram:1", 999)
         assert await new.fetch(str(forgotten.payload["user_key"]), [forgotten.point_id]) == []
@@ -159,10 +160,10 @@ async def test_sealed_memories_are_reembedded_from_their_words_and_stay_sealed(
     await migrate(redis_client, _embedding(old_settings))
     in_use = await schema.index()
     assert in_use is not None
-    old_driver = await open_index_driver(old_settings, 16, in_use.generation)
+    old_driver = await open_index_driver(index_options(old_settings), 16, in_use.generation)
     old = QdrantMemoryIndex(old_driver, SizedEmbedder(16), clock, cipher=cipher)
     await old.add([_memory(user, n) for user in USERS for n in range(5)])
-    target = await open_index_driver(new_settings, 24, 1)
+    target = await open_index_driver(index_options(new_settings), 24, 1)
     embedder = SizedEmbedder(24)
     start = target_of(in_use, _embedding(new_settings), None)
     await copy_index(old_driver, target, embedder, checkpoints, start, cipher=cipher)
