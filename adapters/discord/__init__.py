@@ -2,6 +2,6 @@
 
 from adapters.discord.client import GatewayTimings, MessageHandler
 from adapters.discord.messenger import DiscordMessenger
-from adapters.discord.runner import run_discord
+from adapters.discord.runner import DiscordOptions, run_discord
 
-__all__ = ["DiscordMessenger", "GatewayTimings", "MessageHandler", "run_discord"]
+__all__ = ["DiscordMessenger", "DiscordOptions", "GatewayTimings", "MessageHandler", "run_discord"]

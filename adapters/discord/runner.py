@@ -6,8 +6,10 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 import discord
+from pydantic import SecretStr
 
 from adapters.discord.client import (
     DEFAULT_TIMINGS,
@@ -22,7 +24,6 @@ from adapters.discord.messenger import DiscordMessenger
 from adapters.discord.slash import BrowserLink
 from adapters.discord.voice import VoiceEngine
 from bot.avatar import BotAvatar
-from bot.config import Settings
 from bot.engine.commands.user_commands import UserCommands
 from bot.errors import ConfigError
 
@@ -32,9 +33,21 @@ _STOP_TIMEOUT_S = 10.0
 _AVATAR_TIMEOUT_S = 30.0
 
 
+@dataclass(frozen=True)
+class DiscordOptions:
+    """The bot's token and where Discord is (SOUVENIR_DISCORD_*), its shards, and how long a stop waits."""
+
+    token: SecretStr | None
+    api_url: str | None = None  # None: Discord's own (else e.g. a proxy, or the tests' fake)
+    gateway_url: str | None = None
+    shards: int | None = None  # None: discord.py's single client, one shard
+    shard_ids: tuple[int, ...] | None = None  # with `shards`, those run here (None: all of them)
+    shutdown_grace_s: float = 10.0  # replies under way are given this long to finish on exit
+
+
 @contextlib.asynccontextmanager
 async def run_discord(
-    settings: Settings,
+    options: DiscordOptions,
     *,
     engine: MessageHandler,
     commands: UserCommands,
@@ -50,11 +63,11 @@ async def run_discord(
 
     The client runs as a task of the current loop and is closed on exit, including on cancellation.
     """
-    if settings.discord_token is None:
+    if options.token is None:
         raise ConfigError("SOUVENIR_DISCORD_TOKEN: required to run the Discord bot")
-    point_discord_at(settings.discord_api_url, settings.discord_gateway_url)
+    point_discord_at(options.api_url, options.gateway_url)
     client: SouvenirClient
-    if settings.discord_shards is not None:
+    if options.shards is not None:
         client = ShardedSouvenirClient(
             handler=engine,
             user_commands=commands,
@@ -62,8 +75,8 @@ async def run_discord(
             identify_gate=identify_gate,
             voice=voice,
             browser_link=browser_link,
-            shard_count=settings.discord_shards,
-            shard_ids=settings.discord_shard_id_list,  # None: every shard in this process
+            shard_count=options.shards,
+            shard_ids=list(options.shard_ids) if options.shard_ids is not None else None,  # None: every shard
         )
     else:
         client = SouvenirClient(
@@ -71,7 +84,7 @@ async def run_discord(
             browser_link=browser_link,
         )  # fmt: skip
     async with client:
-        running = asyncio.create_task(client.start(settings.discord_token.get_secret_value()), name="discord")
+        running = asyncio.create_task(client.start(options.token.get_secret_value()), name="discord")
         try:
             await _until_ready(client, running, timings.ready_timeout_s)
             log.info("Discord bot ready as %s", client.user)
@@ -79,7 +92,7 @@ async def run_discord(
             yield DiscordMessenger(client)
         finally:
             try:
-                await client.finish_answering(settings.shutdown_grace_s)
+                await client.finish_answering(options.shutdown_grace_s)
             finally:
                 await client.close()
                 await _stopped(running)

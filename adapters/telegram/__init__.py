@@ -2,6 +2,6 @@
 
 from adapters.telegram.conversation import ConversationEngine
 from adapters.telegram.messenger import TelegramMessenger
-from adapters.telegram.runner import run_telegram
+from adapters.telegram.runner import TelegramOptions, run_telegram
 
-__all__ = ["ConversationEngine", "TelegramMessenger", "run_telegram"]
+__all__ = ["ConversationEngine", "TelegramMessenger", "TelegramOptions", "run_telegram"]

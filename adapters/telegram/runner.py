@@ -7,9 +7,11 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+from pydantic import SecretStr
 from telegram import Update
 from telegram.error import InvalidToken
 from telegram.ext import (
@@ -33,7 +35,6 @@ from adapters.telegram.sending import TelegramSender
 from adapters.telegram.throttle import SendThrottle
 from adapters.telegram.voice import VoiceEngine, VoiceMessages
 from bot.avatar import BotAvatar
-from bot.config import Settings
 from bot.engine.commands.user_commands import UserCommands
 from bot.errors import ConfigError
 
@@ -43,9 +44,23 @@ ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
 MAX_CONCURRENT_CHATS = 64  # chats answered at once; each chat's own updates run one at a time
 
 
+@dataclass(frozen=True)
+class TelegramOptions:
+    """The bot's token and where the Bot API is (SOUVENIR_TELEGRAM_*), the webhook when updates are pushed, and
+    how long a stop waits."""
+
+    token: SecretStr | None
+    api_url: str = "https://api.telegram.org"
+    webhook_url: str | None = None  # None: long polling
+    webhook_secret: SecretStr | None = None  # None: a fresh one each run
+    webhook_listen: str = "0.0.0.0"
+    webhook_port: int = 8443
+    shutdown_grace_s: float = 10.0  # updates under way are given this long to finish on exit
+
+
 @asynccontextmanager
 async def run_telegram(
-    settings: Settings,
+    options: TelegramOptions,
     *,
     engine: ConversationEngine,
     commands: UserCommands,
@@ -62,16 +77,16 @@ async def run_telegram(
 ) -> AsyncIterator[TelegramMessenger]:
     """Start the bot (long polling, or a webhook when SOUVENIR_TELEGRAM_WEBHOOK_URL is set), yield
     the messenger for proactive DMs, and stop cleanly on exit or cancellation."""
-    if settings.telegram_token is None:
+    if options.token is None:
         raise ConfigError("SOUVENIR_TELEGRAM_TOKEN: a bot token from @BotFather is required to run on Telegram")
-    root = settings.telegram_api_url.rstrip("/")
+    root = options.api_url.rstrip("/")
     # Our own HTTP clients, so they can be closed even when startup fails half-way.
     api_requests = HTTPXRequest(connection_pool_size=MAX_CONCURRENT_CHATS)
     poll_requests = HTTPXRequest()
     processor = PerChatUpdateProcessor(MAX_CONCURRENT_CHATS)
     application = (
         ApplicationBuilder()
-        .token(settings.telegram_token.get_secret_value())
+        .token(options.token.get_secret_value())
         .base_url(f"{root}/bot")
         .base_file_url(f"{root}/file/bot")
         .request(api_requests)
@@ -115,7 +130,7 @@ async def run_telegram(
         await set_profile_photo(application.bot, avatar)
         await application.start()
         try:
-            await _start_receiving(application, settings, poll_timeout=poll_timeout, poll_interval=poll_interval)
+            await _start_receiving(application, options, poll_timeout=poll_timeout, poll_interval=poll_interval)
             log.info("Telegram bot @%s is running", application.bot.username)
             try:
                 yield TelegramMessenger(sender)
@@ -125,7 +140,7 @@ async def run_telegram(
                     if updater is not None and updater.running:
                         await updater.stop()  # no new work; what was fetched gets the grace
                 finally:
-                    await processor.finish(settings.shutdown_grace_s)
+                    await processor.finish(options.shutdown_grace_s)
         finally:
             if application.running:
                 await application.stop()
@@ -135,7 +150,7 @@ async def run_telegram(
 
 async def _start_receiving(
     application: Application,
-    settings: Settings,
+    options: TelegramOptions,
     *,
     poll_timeout: float,
     poll_interval: float,
@@ -143,13 +158,13 @@ async def _start_receiving(
     updater = application.updater
     if updater is None:  # never: the builder always makes one unless told not to
         raise RuntimeError("the Telegram application has no updater")
-    if settings.telegram_webhook_url:
-        secret = settings.telegram_webhook_secret
+    if options.webhook_url:
+        secret = options.webhook_secret
         await updater.start_webhook(
-            listen=settings.telegram_webhook_listen,
-            port=settings.telegram_webhook_port,
-            url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
-            webhook_url=settings.telegram_webhook_url,
+            listen=options.webhook_listen,
+            port=options.webhook_port,
+            url_path=urlsplit(options.webhook_url).path.lstrip("/"),
+            webhook_url=options.webhook_url,
             allowed_updates=ALLOWED_UPDATES,
             # Without a configured secret, a fresh one per run still keeps forged updates out.
             secret_token=secret.get_secret_value() if secret else secrets.token_urlsafe(32),

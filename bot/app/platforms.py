@@ -4,14 +4,20 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
+from typing import TYPE_CHECKING
 
 from bot.app.core import Core
 from bot.app.web import discord_browser_link, telegram_browser_url
+from bot.config import Settings
 from bot.engine.media.voice_messenger import SpeakingMessenger, VoiceDelivery
 from bot.engine.ports import Messenger
 from bot.health import Readiness, platform_probe
 from jobs import Planner, open_proactive_jobs
 from memory.privacy.pseudonyms import ResolvingMessenger
+
+if TYPE_CHECKING:  # each platform's library is imported only when it is configured
+    from adapters.discord import DiscordOptions
+    from adapters.telegram import TelegramOptions
 
 
 @asynccontextmanager
@@ -36,12 +42,40 @@ def _started(stack: AsyncExitStack, core: Core, name: str, platform: VoiceDelive
     return _outgoing(platform, core)
 
 
+def telegram_options(settings: Settings) -> TelegramOptions:
+    from adapters.telegram import TelegramOptions
+
+    return TelegramOptions(
+        token=settings.telegram_token,
+        api_url=settings.telegram_api_url,
+        webhook_url=settings.telegram_webhook_url,
+        webhook_secret=settings.telegram_webhook_secret,
+        webhook_listen=settings.telegram_webhook_listen,
+        webhook_port=settings.telegram_webhook_port,
+        shutdown_grace_s=settings.shutdown_grace_s,
+    )
+
+
+def discord_options(settings: Settings) -> DiscordOptions:
+    from adapters.discord import DiscordOptions
+
+    shard_ids = settings.discord_shard_id_list
+    return DiscordOptions(
+        token=settings.discord_token,
+        api_url=settings.discord_api_url,
+        gateway_url=settings.discord_gateway_url,
+        shards=settings.discord_shards,
+        shard_ids=tuple(shard_ids) if shard_ids is not None else None,
+        shutdown_grace_s=settings.shutdown_grace_s,
+    )
+
+
 async def _run_telegram(stack: AsyncExitStack, core: Core) -> VoiceDelivery:
     from adapters.telegram import run_telegram
 
     return await stack.enter_async_context(
         run_telegram(
-            core.settings,
+            telegram_options(core.settings),
             engine=core.conversation or core.engine,
             commands=core.commands,
             avatar=core.avatar,
@@ -57,7 +91,7 @@ async def _run_discord(stack: AsyncExitStack, core: Core) -> VoiceDelivery:
 
     return await stack.enter_async_context(
         run_discord(
-            core.settings,
+            discord_options(core.settings),
             engine=core.conversation or core.engine,
             commands=core.commands,
             avatar=core.avatar,

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 import pytest
 import redis.asyncio as aioredis
 
-from adapters.discord import DiscordMessenger, GatewayTimings, run_discord
-from bot.config import Settings, load_settings
+from adapters.discord import DiscordMessenger, DiscordOptions, GatewayTimings, run_discord
+from bot.app.platforms import discord_options
+from bot.config import load_settings
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import IncomingMessage, MemoryItem, Reply
 from bot.errors import StoreUnavailable
@@ -70,10 +71,11 @@ class Bot:
 FAST = GatewayTimings(ready_timeout_s=10, guild_ready_s=0.05, identify_interval_s=0)
 
 
-def discord_settings(fake: FakeDiscord, **extra: object) -> Settings:
-    return load_settings(
+def discord_settings(fake: FakeDiscord, **extra: object) -> DiscordOptions:
+    """The bot's options as the wiring builds them from these settings (`extra`: more SOUVENIR_* values)."""
+    return discord_options(load_settings(
         discord_token="fake-token", discord_api_url=fake.api_root, discord_gateway_url=fake.gateway_url, **extra
-    )
+    ))  # fmt: skip
 
 
 @pytest.fixture

@@ -11,9 +11,8 @@ from datetime import timedelta
 import pytest
 import redis.asyncio as aioredis
 
-from adapters.discord import GatewayTimings, run_discord
+from adapters.discord import DiscordOptions, GatewayTimings, run_discord
 from adapters.discord.identify_gate import KEY_PREFIX, RedisIdentifyGate
-from bot.config import Settings
 from bot.engine.commands.user_commands import UserCommands
 from tests.adapters.discord.conftest import EchoEngine, discord_settings
 from tests.fakes.fake_discord import FakeDiscord
@@ -22,7 +21,7 @@ PATIENT = GatewayTimings(ready_timeout_s=120, guild_ready_s=0.05, identify_inter
 HOUR = timedelta(hours=1)  # a turn lasts until the test hands it on (deleting the key): no clock involved
 
 
-async def _start(stack: AsyncExitStack, settings: Settings, engine: EchoEngine, commands: UserCommands,
+async def _start(stack: AsyncExitStack, settings: DiscordOptions, engine: EchoEngine, commands: UserCommands,
                  redis: aioredis.Redis) -> None:  # fmt: skip
     gate = RedisIdentifyGate(redis, interval=HOUR)
     await stack.enter_async_context(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import discord
 import pytest
@@ -72,7 +73,7 @@ async def test_cancelling_the_task_running_the_bot_stops_the_client(
 
 async def test_an_unreachable_gateway_gives_a_clear_error(engine: EchoEngine, commands: UserCommands) -> None:
     async with FakeDiscord.running() as fake:
-        settings = discord_settings(fake).model_copy(update={"discord_gateway_url": fake.api_root + "/nowhere"})
+        settings = replace(discord_settings(fake), gateway_url=fake.api_root + "/nowhere")
         with pytest.raises(ConfigError, match=r"Discord: could not connect .*404"):
             async with run_discord(settings, engine=engine, commands=commands, timings=FAST):
                 pytest.fail("must not yield")
@@ -93,7 +94,7 @@ async def test_a_gateway_that_never_says_ready_gives_a_clear_error(
 async def test_a_rejected_token_is_a_config_error(
     fake: FakeDiscord, engine: EchoEngine, commands: UserCommands
 ) -> None:
-    settings = discord_settings(fake).model_copy(update={"discord_token": SecretStr("wrong")})
+    settings = replace(discord_settings(fake), token=SecretStr("wrong"))
 
     with pytest.raises(ConfigError, match="SOUVENIR_DISCORD_TOKEN: Discord rejected the token"):
         async with run_discord(settings, engine=engine, commands=commands, timings=FAST):
@@ -101,7 +102,7 @@ async def test_a_rejected_token_is_a_config_error(
 
 
 async def test_a_missing_token_is_a_config_error(fake: FakeDiscord, engine: EchoEngine, commands: UserCommands) -> None:
-    settings = discord_settings(fake).model_copy(update={"discord_token": None})
+    settings = replace(discord_settings(fake), token=None)
 
     with pytest.raises(ConfigError, match="SOUVENIR_DISCORD_TOKEN"):
         async with run_discord(settings, engine=engine, commands=commands):

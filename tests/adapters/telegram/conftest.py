@@ -11,7 +11,8 @@ import pytest
 import redis.asyncio as aioredis
 from pydantic import SecretStr
 
-from adapters.telegram import TelegramMessenger, run_telegram
+from adapters.telegram import TelegramMessenger, TelegramOptions, run_telegram
+from bot.app.platforms import telegram_options
 from bot.config import Settings
 from bot.engine.commands.user_commands import UserCommands
 from bot.engine.model import IncomingMessage, Reply
@@ -71,13 +72,14 @@ class Souvenir:
         return self.telegram.sent(chat_id)
 
 
-def telegram_settings(telegram: FakeTelegram, **overrides: Any) -> Settings:
-    return Settings(  # type: ignore[call-arg]
+def telegram_settings(telegram: FakeTelegram, **overrides: Any) -> TelegramOptions:
+    """The bot's options as the wiring builds them from these settings (`overrides`: more SOUVENIR_* values)."""
+    return telegram_options(Settings(  # type: ignore[call-arg]
         _env_file=None,
         telegram_token=SecretStr(telegram.token),
         telegram_api_url=telegram.api_root,
         **overrides,
-    )
+    ))  # fmt: skip
 
 
 @pytest.fixture

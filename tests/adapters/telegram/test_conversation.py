@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 from pydantic import SecretStr
@@ -128,8 +129,7 @@ async def test_edited_messages_are_not_answered_again(souvenir: Souvenir) -> Non
 
 
 async def test_without_a_token_the_bot_refuses_to_start(telegram: FakeTelegram) -> None:
-    settings = telegram_settings(telegram)
-    settings.telegram_token = None
+    settings = replace(telegram_settings(telegram), token=None)
     with pytest.raises(ConfigError, match="SOUVENIR_TELEGRAM_TOKEN"):
         async with run_telegram(settings, engine=EchoEngine(None), commands=None):  # type: ignore[arg-type]
             pass
@@ -137,8 +137,7 @@ async def test_without_a_token_the_bot_refuses_to_start(telegram: FakeTelegram) 
 
 
 async def test_a_token_telegram_rejects_is_a_configuration_error(telegram: FakeTelegram) -> None:
-    settings = telegram_settings(telegram)
-    settings.telegram_token = SecretStr("999:not-the-right-token")
+    settings = replace(telegram_settings(telegram), token=SecretStr("999:not-the-right-token"))
     with pytest.raises(ConfigError, match="SOUVENIR_TELEGRAM_TOKEN"):
         async with run_telegram(settings, engine=EchoEngine(None), commands=None):  # type: ignore[arg-type]
             pass
