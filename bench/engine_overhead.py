@@ -34,7 +34,7 @@ from bot.engine.ports import CompletionRequest, DatedEvents, LongTermMemory
 from bot.engine.when.clock import SystemClock
 from bot.persona_file import load_persona
 from memory.factory import open_long_term_memory
-from memory.redis.connect import redis_client
+from memory.redis.connect import RedisOptions, redis_client
 from memory.redis.embedded import embedded_redis
 from memory.redis.stores.conversation_window import RedisConversationWindow
 from memory.redis.stores.message_claims import RedisMessageClaims
@@ -65,7 +65,7 @@ async def main() -> None:
         url = args.redis_url or await stack.enter_async_context(
             embedded_redis(Path(stack.enter_context(tempfile.TemporaryDirectory())), persist=False)
         )
-        client = redis_client(Settings(), url)  # the app's client (its connection pool)
+        client = redis_client(RedisOptions(), url)  # the app's client (its connection pool)
         stack.push_async_callback(client.aclose)
         await client.flushdb()
         clock = SystemClock()

@@ -29,13 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import redis.asyncio as aioredis
 
-from bot.config import Settings
 from bot.engine.model import DatedEvent, MonthDay, UserProfile
 from bot.engine.ports import CompletionRequest
+from bot.engine.safety.disclosure import DisclosurePolicy
 from jobs import members
 from jobs.compose import Composer
 from jobs.due_store import DUE_KEY, DueStore
-from jobs.sweep import Sweeper
+from jobs.sweep import Sweeper, SweepOptions
 from memory.redis.stores.conversation_window import RedisConversationWindow
 from memory.redis.stores.profiles import RedisProfiles
 
@@ -141,19 +141,19 @@ async def main() -> None:
         window = RedisConversationWindow(client, max_turns=20, ttl=timedelta(hours=72))
         next_user = args.items  # due people are extra users, so every scenario starts fresh
         modes = (
-            ("template", None, Settings()),
-            ("fake LLM", InstantLLM(), Settings()),
+            ("template", None, SweepOptions()),
+            ("fake LLM", InstantLLM(), SweepOptions()),
             # the AI disclosure costs one field write per message (batched per chunk through DisclosureMarks)
-            ("template, disclosure off", None, Settings(disclosure_enabled=False)),
+            ("template, disclosure off", None, SweepOptions(disclosure=DisclosurePolicy(enabled=False))),
         )
-        for mode, llm, settings in modes:
+        for mode, llm, options in modes:
             for count in due_counts:
                 runs = 50 if count == 0 else args.runs
                 timings, cpus = [], []
                 for _ in range(runs):
                     messenger = NoOpMessenger()
                     sweeper = Sweeper(
-                        settings, due=due, profiles=profiles, window=window, dated_events=NoDatedEvents(),
+                        options, due=due, profiles=profiles, window=window, dated_events=NoDatedEvents(),
                         composer=Composer(llm=llm, memory=None), messengers={"telegram": messenger},
                         clock=FixedClock(),
                     )

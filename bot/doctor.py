@@ -118,7 +118,9 @@ def _touch(path: os.PathLike[str]) -> None:
 async def _redis(settings: Settings) -> str:
     if settings.redis_embedded:
         return f"embedded valkey under {settings.data_dir / 'redis'} (started by `souvenir run`)"
-    client = redis_client(settings, socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S)
+    from bot.app.stores import redis_options  # heavy: only when a Redis server is configured
+
+    client = redis_client(redis_options(settings), socket_connect_timeout=TIMEOUT_S, socket_timeout=TIMEOUT_S)
     try:
         server = await client.info("server")
         persistence = await client.info("persistence")

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from bot.app.memory import embedder_options, index_options
+from bot.app.stores import redis_options
 from bot.config import Settings
 from bot.errors import ConfigError
 from memory.index_factory import backend_for, edge_directory, open_embedder, open_index_driver, server_collection
@@ -33,7 +34,7 @@ async def _stores(settings: Settings, *, index: bool) -> AsyncIterator[aioredis.
             stack.enter_context(hold_data_dir(settings.data_dir))
         if settings.redis_embedded:
             url = await stack.enter_async_context(embedded_redis(settings.data_dir))
-        client = redis_client(settings, url)
+        client = redis_client(redis_options(settings), url)
         stack.push_async_callback(client.aclose)
         yield client
 

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.config import Settings
 from bot.engine.model import DatedEvent, UserProfile
 from bot.engine.ports import DatedEvents
 from bot.engine.safety.content_policy import is_minor
@@ -60,8 +59,8 @@ Decision = Move | ForgetEvent | DropUser | Send
 
 
 class Decider:
-    def __init__(self, settings: Settings, *, due: DueStore, dated_events: DatedEvents) -> None:
-        self._settings = settings
+    def __init__(self, options: sc.ScheduleOptions, *, due: DueStore, dated_events: DatedEvents) -> None:
+        self._options = options
         self._due = due
         self._dated_events = dated_events
 
@@ -69,7 +68,7 @@ class Decider:
         """`profile`: the person's, read for this sweep."""
         if not profile.reachable:
             return DropUser(member.user_key)
-        zone = oc.zone_named(profile.timezone, self._settings.default_timezone)
+        zone = oc.zone_named(profile.timezone, self._options.default_timezone)
         if member.item == members.CHECKIN:
             return self._checkin(member, profile, zone, now)
         return await self._dated(member, profile, zone, now)
@@ -85,18 +84,18 @@ class Decider:
             before_sent = sc.day_before_matters(event, now, zone) and await self._due.was_claimed(
                 member, (event.on - timedelta(days=1)).isoformat()
             )
-            occurrences = sc.event_occurrences(self._settings, event, now, zone, day_before_sent=before_sent)
+            occurrences = sc.event_occurrences(self._options, event, now, zone, day_before_sent=before_sent)
         else:
             birthday = sc.own_birthday(profile, events) if profile.birthday_wishes else None
             if birthday is None:
                 return Move(member, None)
-            occurrences = sc.birthday_occurrences(self._settings, birthday, now, zone)
+            occurrences = sc.birthday_occurrences(self._options, birthday, now, zone)
         due = oc.due_occurrence(occurrences, now, zone)
         if due is None:  # not yet, or its local day has passed (downtime): on to the next occurrence
             upcoming = oc.next_occurrence(occurrences, now, zone, keep_today=False)
             return Move(member, upcoming.fire_at if upcoming else None)
         if event is not None and due.phase == oc.DAY_BEFORE:  # once it is sent, no morning-of note
-            occurrences = sc.event_occurrences(self._settings, event, now, zone, day_before_sent=True)
+            occurrences = sc.event_occurrences(self._options, event, now, zone, day_before_sent=True)
         upcoming = oc.after_today(occurrences, now, zone)
         next_at = upcoming.fire_at if upcoming else None
         yearly_wish = event is None or event.yearly  # birthdays and anniversaries are never held back
@@ -109,8 +108,8 @@ class Decider:
         return Send(request, occasion, profile, zone, next_at, held_until=next_at)
 
     def _checkin(self, member: Member, profile: UserProfile, zone: ZoneInfo, now: datetime) -> Decision:
-        silence = timedelta(days=self._settings.checkin_after_days)
-        quiet = self._settings.quiet_hours_range
+        silence = timedelta(days=self._options.checkin_after_days)
+        quiet = self._options.quiet_hours
         if not profile.checkins:
             return Move(member, None)
         if profile.last_seen_at is not None and profile.last_seen_at + silence > now:
@@ -123,7 +122,7 @@ class Decider:
             return Move(member, oc.quiet_hours_end(now, zone, quiet))
         today = oc.local_today(now, zone).isoformat()
         request = self._request(member, today, now, zone, capped=True, idle=True)
-        occasion = sc.checkin_occasion(self._settings)
+        occasion = sc.checkin_occasion(self._options)
         return Send(request, occasion, profile, zone, now + silence, oc.next_local_morning(now, zone, quiet))
 
     def _request(
@@ -134,6 +133,6 @@ class Decider:
             field=member.occurrence_field(on),
             token=secrets.token_hex(6),
             today=oc.local_today(now, zone).isoformat(),
-            cap=self._settings.proactive_daily_cap if capped else 0,
+            cap=self._options.daily_cap if capped else 0,
             require_idle=idle,
         )

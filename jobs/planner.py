@@ -8,7 +8,6 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
-from bot.config import Settings
 from bot.engine.model import DatedEvent
 from bot.engine.ports import Clock, DatedEvents, ErasureEpochs, ProfileStore
 from jobs import members
@@ -18,26 +17,29 @@ from jobs.due_store import DueStore, RedisClient
 from jobs.members import Member
 
 log = logging.getLogger(__name__)
+# How long a sweep's claim lasts without renewal (SOUVENIR_PROACTIVE_LEASE_S); a killed replica's are taken over
+# one lease after it died.
+DEFAULT_LEASE = timedelta(seconds=30)
 
 
 class Planner:
     def __init__(
         self,
-        settings: Settings,
+        options: sc.ScheduleOptions,
         *,
         redis: RedisClient,
         profiles: ProfileStore,
         dated_events: DatedEvents,
         clock: Clock,
-        lease: timedelta | None = None,
+        lease: timedelta = DEFAULT_LEASE,
         erasures: ErasureEpochs | None = None,
     ) -> None:
-        self._settings = settings
+        self._options = options
         self._erasures = erasures
         self._profiles = profiles
         self._dated_events = dated_events
         self._clock = clock
-        self.due = DueStore(redis, lease=lease or timedelta(seconds=settings.proactive_lease_s))
+        self.due = DueStore(redis, lease=lease)
 
     async def plan_user(self, user_key: str) -> None:
         """Recompute the person's items from their profile and dated events. When the person erased their
@@ -53,7 +55,7 @@ class Planner:
             await self.due.drop_schedules(user_key, unreachable=True)
             return
         now = self._clock.now()
-        zone = oc.zone_named(profile.timezone, self._settings.default_timezone)
+        zone = oc.zone_named(profile.timezone, self._options.default_timezone)
         previous_ids = await self.due.event_ids(user_key)
         events: list[DatedEvent] | None
         try:
@@ -66,14 +68,14 @@ class Planner:
         occurrences: dict[Member, list[oc.Occurrence]] = {}
         birthday = sc.own_birthday(profile, events) if profile.birthday_wishes else None
         if birthday is not None:
-            occurrences[members.birthday(user_key)] = sc.birthday_occurrences(self._settings, birthday, now, zone)
+            occurrences[members.birthday(user_key)] = sc.birthday_occurrences(self._options, birthday, now, zone)
         wanted = [e for e in events or () if sc.wanted_event(profile, e)]
         for event in wanted:
             member = members.event(user_key, event.memory_id)
             before_sent = sc.day_before_matters(event, now, zone) and await self.due.was_claimed(
                 member, (event.on - timedelta(days=1)).isoformat()
             )
-            occurrences[member] = sc.event_occurrences(self._settings, event, now, zone, day_before_sent=before_sent)
+            occurrences[member] = sc.event_occurrences(self._options, event, now, zone, day_before_sent=before_sent)
 
         entries: dict[Member, datetime] = {}
         removed: list[Member] = []
@@ -94,7 +96,7 @@ class Planner:
         checkin = members.checkin(user_key)
         if profile.checkins:
             since = profile.last_seen_at or now
-            entries[checkin] = max(since + timedelta(days=self._settings.checkin_after_days), now)
+            entries[checkin] = max(since + timedelta(days=self._options.checkin_after_days), now)
         else:
             removed.append(checkin)
 
@@ -110,7 +112,7 @@ class Planner:
     async def note_activity(self, user_key: str, at: datetime) -> None:
         """The person wrote: their check-in moves to `at` + the silence delay, and nothing is in flight.
         Someone who had blocked the bot and writes again gets their schedule back."""
-        next_checkin = at + timedelta(days=self._settings.checkin_after_days)
+        next_checkin = at + timedelta(days=self._options.checkin_after_days)
         if await self.due.note_activity(members.checkin(user_key), next_checkin):
             await self.plan_user(user_key)
 

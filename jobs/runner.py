@@ -11,7 +11,6 @@ from datetime import UTC, datetime, timedelta
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
-from bot.config import Settings
 from bot.engine.media.picture_maker import PictureMaker
 from bot.engine.metrics import ProactiveMetrics
 from bot.engine.ports import Clock, DatedEvents, Identities, LanguageModel, LongTermMemory, Messenger, MoodState
@@ -20,7 +19,7 @@ from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.ports import SweepProfiles, WindowAppends
-from jobs.sweep import Sweeper
+from jobs.sweep import Sweeper, SweepOptions
 
 log = logging.getLogger(__name__)
 # With the default lease (SOUVENIR_PROACTIVE_LEASE_S=30), a killed replica's claims are taken over within a
@@ -66,7 +65,7 @@ class _SweepJob:
 
 @asynccontextmanager
 async def open_proactive_jobs(
-    settings: Settings,
+    options: SweepOptions,
     *,
     planner: Planner,
     profiles: SweepProfiles,
@@ -93,7 +92,7 @@ async def open_proactive_jobs(
     by the first sweep (of any replica) one lease after it died.
     """
     sweeper = Sweeper(
-        settings,
+        options,
         due=planner.due,
         profiles=profiles,
         window=window,

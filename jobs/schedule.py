@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.config import Settings
 from bot.engine.model import DatedEvent, MonthDay, UserProfile
 from jobs import occasions as oc
 from jobs.members import Member
 from jobs.unprompted import CHECKIN, Occasion
+
+
+@dataclass(frozen=True)
+class ScheduleOptions:
+    """When unprompted messages go: the local time of birthday and occasion notes (SOUVENIR_BIRTHDAY_TIME), how
+    many days ahead someone else's yearly date is announced (SOUVENIR_BIRTHDAY_DAYS_BEFORE_OTHERS), the silence
+    before a check-in (SOUVENIR_CHECKIN_AFTER_DAYS), the quiet hours (SOUVENIR_QUIET_HOURS), the daily cap
+    (SOUVENIR_PROACTIVE_DAILY_CAP), and the zone of a person who gave none (SOUVENIR_DEFAULT_TIMEZONE)."""
+
+    default_timezone: str = "UTC"
+    birthday_time: time = time(9, 0)
+    birthday_days_before_others: int = 0
+    checkin_after_days: int = 3
+    quiet_hours: tuple[time, time] = (time(22, 0), time(8, 0))  # local start and end; equal: never quiet
+    daily_cap: int = 2
 
 
 def own_birthday(profile: UserProfile, events: list[DatedEvent] | None) -> MonthDay | None:
@@ -39,19 +54,21 @@ def day_before_matters(event: DatedEvent, now: datetime, zone: ZoneInfo) -> bool
     return event.on - timedelta(days=1) <= today <= event.on
 
 
-def birthday_occurrences(settings: Settings, birthday: MonthDay, now: datetime, zone: ZoneInfo) -> list[oc.Occurrence]:
-    return oc.birthday_occurrences(birthday, oc.local_today(now, zone), settings.birthday_time, zone)
+def birthday_occurrences(
+    options: ScheduleOptions, birthday: MonthDay, now: datetime, zone: ZoneInfo
+) -> list[oc.Occurrence]:
+    return oc.birthday_occurrences(birthday, oc.local_today(now, zone), options.birthday_time, zone)
 
 
 def event_occurrences(
-    settings: Settings, event: DatedEvent, now: datetime, zone: ZoneInfo, *, day_before_sent: bool
+    options: ScheduleOptions, event: DatedEvent, now: datetime, zone: ZoneInfo, *, day_before_sent: bool
 ) -> list[oc.Occurrence]:
     return oc.event_occurrences(
         event,
         oc.local_today(now, zone),
-        settings.birthday_time,
+        options.birthday_time,
         zone,
-        days_before_others=settings.birthday_days_before_others,
+        days_before_others=options.birthday_days_before_others,
         day_before_sent=day_before_sent,
     )
 
@@ -97,11 +114,11 @@ def event_occasion(event: DatedEvent, occurrence: oc.Occurrence) -> Occasion:
     return occasion("event_after", "Yesterday they had the event quoted below. Ask how it went, with genuine interest.")
 
 
-def checkin_occasion(settings: Settings) -> Occasion:
+def checkin_occasion(options: ScheduleOptions) -> Occasion:
     return Occasion(
         template_key=CHECKIN,
         brief=(
-            f"It has been {settings.checkin_after_days} days or more since you last talked. Check in on them "
+            f"It has been {options.checkin_after_days} days or more since you last talked. Check in on them "
             "lightly, picking up something from their life; their silence is theirs to keep: don't remark on it."
         ),
         recall_text="what they have been up to lately, plans, worries, how they feel",

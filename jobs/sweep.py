@@ -18,18 +18,18 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import TypeVar
 
-from bot.config import Settings
 from bot.engine.media.picture_ports import PictureMessenger
 from bot.engine.media.pictures import Picture
 from bot.engine.metrics import NoMetrics, ProactiveMetrics
 from bot.engine.model import ChatTurn, UserProfile, UserRef, dm_conversation_id
 from bot.engine.noop import NoIdentities
 from bot.engine.ports import Clock, DatedEvents, Identities, Messenger
+from bot.engine.safety.disclosure import DisclosurePolicy
 from bot.errors import UserUnreachable
 from jobs.birthday_card import BirthdayCards
 from jobs.compose import Composer
@@ -37,10 +37,21 @@ from jobs.decisions import Decider, Decision, DropUser, ForgetEvent, Move, Send
 from jobs.due_store import Claim, ClaimRequest, DueStore
 from jobs.members import Member
 from jobs.ports import SweepProfiles, WindowAppends
+from jobs.schedule import ScheduleOptions
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class SweepOptions:
+    """What a sweep decides and writes with: when messages go (`ScheduleOptions`), the language of a person who
+    chose none (SOUVENIR_DEFAULT_LANGUAGE) and the AI disclosure (SOUVENIR_DISCLOSURE_*)."""
+
+    schedule: ScheduleOptions = field(default_factory=ScheduleOptions)
+    default_language: str = "en"
+    disclosure: DisclosurePolicy = field(default_factory=DisclosurePolicy)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +85,7 @@ _SKIPPED_CLAIMS = {Claim.CAPPED: "capped", Claim.AWAITING_ANSWER: "awaiting_answ
 class Sweeper:
     def __init__(
         self,
-        settings: Settings,
+        options: SweepOptions,
         *,
         due: DueStore,
         profiles: SweepProfiles,
@@ -91,7 +102,7 @@ class Sweeper:
         renew_every: timedelta | None = None,
         cards: BirthdayCards | None = None,
     ) -> None:
-        self._settings = settings
+        self._options = options
         self._renew_every = renew_every or due.lease / 3  # three chances to renew before the lease runs out
         self._cards = cards  # None: pictures are off
         self._identities = identities or NoIdentities()  # a linked person is written to where last seen
@@ -99,7 +110,7 @@ class Sweeper:
         self._due = due
         self._profiles = profiles
         self._window = window
-        self._decider = Decider(settings, due=due, dated_events=dated_events)
+        self._decider = Decider(options.schedule, due=due, dated_events=dated_events)
         self._composer = composer
         self._messengers = dict(messengers)
         self._clock = clock
@@ -265,11 +276,11 @@ class Sweeper:
 
     async def _compose(self, send: Send) -> tuple[str, bool, Picture | None]:
         profile = send.profile
-        language = profile.language or self._settings.default_language
+        language = profile.language or self._options.default_language
         now = self._clock.now()
         text = await self._composer.compose(send.occasion, profile, language, now, send.zone.key)
         card = await self._card(send, now)
-        return text, self._settings.disclosure_policy.due(profile.last_disclosed_at, profile.last_seen_at, now), card
+        return text, self._options.disclosure.due(profile.last_disclosed_at, profile.last_seen_at, now), card
 
     async def _card(self, send: Send, now: datetime) -> Picture | None:
         if self._cards is None:
@@ -283,8 +294,8 @@ class Sweeper:
     async def _deliver(self, send: Send, claim: Claim, composed: tuple[str, bool, Picture | None]) -> _Result:
         member, (text, disclose, card) = send.request.member, composed
         counted = claim is Claim.CLAIMED
-        language = send.profile.language or self._settings.default_language
-        shown = self._settings.disclosure_policy.shown(text, language, disclose)
+        language = send.profile.language or self._options.default_language
+        shown = self._options.disclosure.shown(text, language, disclose)
         try:
             account = await self._identities.reach(member.user_key)
             messenger = self._messengers.get(account.partition(":")[0])

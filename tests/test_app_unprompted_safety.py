@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import Core, open_core, open_platforms_and_jobs
+from bot.app.planner import sweep_options
 from bot.config import load_settings
 from bot.engine.prompt.card import quoted
 from bot.engine.safety.rules import STANDING_RULE, unprompted_rules
@@ -56,7 +57,7 @@ class Running:
         """One sweep at the wishes' hour: what was sent, and the system prompts they were written from."""
         core, messenger = self.core, RecordingMessenger(self.clock)
         sweeper = Sweeper(
-            core.settings, due=core.schedule.due, profiles=core.profiles, window=core.window,
+            sweep_options(core.settings), due=core.schedule.due, profiles=core.profiles, window=core.window,
             dated_events=core.memory, messengers={"telegram": messenger}, clock=self.clock,
             composer=Composer(llm=core.llm, memory=core.memory, persona=core.engine.persona, moods=core.moods),
         )  # fmt: skip

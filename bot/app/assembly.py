@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack, asynccontextmanager
+from datetime import timedelta
 
 from bot.app.commands import memory_view, serve_admin_socket, user_commands
 from bot.app.companion import Companion, load_companion
@@ -20,7 +21,7 @@ from bot.app.conversation import (
 from bot.app.core import Core
 from bot.app.erasure import person_erasers
 from bot.app.memory import MemoryNeeds, open_memory
-from bot.app.planner import DeferredPlanner
+from bot.app.planner import DeferredPlanner, schedule_options
 from bot.app.stores import Foundation, make_data_dir, open_foundation
 from bot.app.web import memory_browser, open_metrics, readiness_for
 from bot.config import Settings
@@ -89,8 +90,8 @@ def _schedule(base: Foundation, memory: LongTermMemoryService, planner: Deferred
     everywhere. Long-term memory has had the stand-in until now."""
     stores = base.stores
     schedule = Planner(
-        base.settings, redis=base.client, profiles=stores.profiles, dated_events=memory, clock=base.clock,
-        erasures=stores.erasures,
+        schedule_options(base.settings), redis=base.client, profiles=stores.profiles, dated_events=memory,
+        clock=base.clock, lease=timedelta(seconds=base.settings.proactive_lease_s), erasures=stores.erasures,
     )  # fmt: skip
     planner.target = schedule
     return schedule

@@ -1,11 +1,35 @@
-"""The scheduler's stand-in that long-term memory is given before the scheduler exists."""
+"""The scheduler's options, built from the settings, and the stand-in that long-term memory is given before the
+scheduler exists."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import Protocol
 
+from bot.config import Settings
 from bot.engine.ports import OccasionPlanner, Tally, UserDataEraser
+from jobs import ScheduleOptions, SweepOptions
+
+
+def schedule_options(settings: Settings) -> ScheduleOptions:
+    """When unprompted messages go (SOUVENIR_BIRTHDAY_*, SOUVENIR_CHECKIN_AFTER_DAYS, SOUVENIR_QUIET_HOURS,
+    SOUVENIR_PROACTIVE_DAILY_CAP, SOUVENIR_DEFAULT_TIMEZONE): the planner's and the sweep's."""
+    return ScheduleOptions(
+        default_timezone=settings.default_timezone,
+        birthday_time=settings.birthday_time,
+        birthday_days_before_others=settings.birthday_days_before_others,
+        checkin_after_days=settings.checkin_after_days,
+        quiet_hours=settings.quiet_hours_range,
+        daily_cap=settings.proactive_daily_cap,
+    )
+
+
+def sweep_options(settings: Settings) -> SweepOptions:
+    return SweepOptions(
+        schedule=schedule_options(settings),
+        default_language=settings.default_language,
+        disclosure=settings.disclosure_policy,
+    )
 
 
 class SchedulePlanner(OccasionPlanner, UserDataEraser, Protocol):

@@ -7,6 +7,7 @@ from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontext
 from typing import TYPE_CHECKING
 
 from bot.app.core import Core
+from bot.app.planner import sweep_options
 from bot.app.web import discord_browser_link, telegram_browser_url
 from bot.config import Settings
 from bot.engine.media.voice_messenger import SpeakingMessenger, VoiceDelivery
@@ -104,7 +105,7 @@ async def _run_discord(stack: AsyncExitStack, core: Core) -> VoiceDelivery:
 
 def _proactive_jobs(core: Core, speaking: dict[str, Messenger]) -> AbstractAsyncContextManager[Planner]:
     return open_proactive_jobs(
-        core.settings,
+        sweep_options(core.settings),
         planner=core.schedule,
         profiles=core.profiles,
         window=core.window,

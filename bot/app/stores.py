@@ -24,7 +24,7 @@ from memory.privacy.crypto import KeyStore, TextCipher
 from memory.privacy.crypto.startup import KeyStorePlace, cipher_for, key_store_for
 from memory.privacy.erasure import RedisErasureLog
 from memory.privacy.pseudonyms import RedisPseudonyms, load_or_create_secret
-from memory.redis.connect import redis_client
+from memory.redis.connect import RedisOptions, redis_client
 from memory.redis.conversation_locks import RedisConversationLocks
 from memory.redis.data_dir_lock import DataDirLock, hold_data_dir
 from memory.redis.embedded import embedded_redis
@@ -132,11 +132,21 @@ def key_store_place(settings: Settings) -> KeyStorePlace:
     return KeyStorePlace(settings.resolved_key_store, settings.resolved_key_dir, settings.key_store_url)
 
 
+def redis_options(settings: Settings) -> RedisOptions:
+    """Which Redis server (SOUVENIR_REDIS_*); `souvenir doctor` and the upgrades build theirs here too."""
+    return RedisOptions(
+        url=settings.redis_url,
+        sentinels=tuple(settings.redis_sentinel_addresses),
+        sentinel_service=settings.redis_sentinel_service,
+        password=settings.redis_password,
+    )
+
+
 async def connect_redis(stack: AsyncExitStack, settings: Settings) -> aioredis.Redis:
     url = settings.redis_url
     if settings.redis_embedded:
         url = await stack.enter_async_context(embedded_redis(settings.data_dir))
-    client = redis_client(settings, url)
+    client = redis_client(redis_options(settings), url)
     stack.push_async_callback(client.aclose)
     try:
         await client.ping()

@@ -3,18 +3,29 @@ Sentinel names, so replicas follow a failover. Built, not connected: the first c
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import redis.asyncio as aioredis
+from pydantic import SecretStr
 from redis.asyncio.retry import Retry
 from redis.asyncio.sentinel import Sentinel
 from redis.backoff import ExponentialWithJitterBackoff
 from redis.exceptions import ConnectionError, TimeoutError
 
-from bot.config import Settings
-
 MAX_CONNECTIONS = 100  # redis-py's own cap; past it a command waits (up to CONNECTION_WAIT_S) for a free one
 CONNECTION_WAIT_S = 20
+
+
+@dataclass(frozen=True)
+class RedisOptions:
+    """Which Redis server (SOUVENIR_REDIS_*): a URL, or the Sentinels (host, port) and the service they watch, with
+    the master's password (a URL carries its own). Neither: the embedded valkey's URL is given to `redis_client`."""
+
+    url: str | None = None
+    sentinels: tuple[tuple[str, int], ...] = ()  # empty: no Sentinel
+    sentinel_service: str = "mymaster"
+    password: SecretStr | None = None
 
 
 def _reconnecting() -> dict[str, Any]:
@@ -27,20 +38,20 @@ def _reconnecting() -> dict[str, Any]:
     }
 
 
-def redis_client(settings: Settings, url: str | None = None, **options: Any) -> aioredis.Redis:
-    """The client for SOUVENIR_REDIS_SENTINELS when set, else for `url` (default SOUVENIR_REDIS_URL).
-    `options` are connection settings (timeouts) for the server and, with Sentinel, for the sentinels too."""
-    if settings.redis_sentinels is not None:
-        password = settings.redis_password.get_secret_value() if settings.redis_password else None
-        sentinel = Sentinel(settings.redis_sentinel_addresses, sentinel_kwargs=dict(options), **options)
-        return sentinel.master_for(settings.redis_sentinel_service, password=password, **_reconnecting())
-    chosen = url or settings.redis_url
+def redis_client(options: RedisOptions, url: str | None = None, **connection: Any) -> aioredis.Redis:
+    """The client for the Sentinels when there are some, else for `url` (default the options' URL).
+    `connection` holds connection settings (timeouts) for the server and, with Sentinel, for the sentinels too."""
+    if options.sentinels:
+        password = options.password.get_secret_value() if options.password else None
+        sentinel = Sentinel(list(options.sentinels), sentinel_kwargs=dict(connection), **connection)
+        return sentinel.master_for(options.sentinel_service, password=password, **_reconnecting())
+    chosen = url or options.url
     if chosen is None:
         raise ValueError("no Redis configured: the embedded valkey's URL must be given")
     # rediss:// gives TLS connections (certificates checked; ?ssl_cert_reqs=none and ?ssl_ca_certs=... tune it).
     # A blocking pool: with more commands in flight than connections (hundreds of people writing at once), a
     # command waits for a free connection instead of failing with "Too many connections".
     pool = aioredis.BlockingConnectionPool.from_url(
-        chosen, max_connections=MAX_CONNECTIONS, timeout=CONNECTION_WAIT_S, **{**_reconnecting(), **options}
+        chosen, max_connections=MAX_CONNECTIONS, timeout=CONNECTION_WAIT_S, **{**_reconnecting(), **connection}
     )
     return aioredis.Redis.from_pool(pool)

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from bot.config import Settings
 from bot.engine.model import UserProfile
 from bot.engine.ports import Messenger, MoodState
 from jobs.compose import Composer
 from jobs.planner import Planner
-from jobs.sweep import Sweeper
+from jobs.schedule import ScheduleOptions
+from jobs.sweep import Sweeper, SweepOptions
 from memory.redis.stores.conversation_window import RedisConversationWindow
 from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
@@ -31,7 +31,7 @@ from tests.jobs.fakes import (
 
 @dataclass
 class World:
-    settings: Settings
+    options: SweepOptions
     clock: FakeClock
     redis: aioredis.Redis
     profiles: RedisProfiles
@@ -48,7 +48,7 @@ class World:
 
     def sweeper(self, *, llm: ScriptedLLM | None = None, messenger: Messenger | None = None) -> Sweeper:
         return Sweeper(
-            self.settings,
+            self.options,
             due=self.planner.due,
             profiles=self.profiles,
             window=self.window,
@@ -85,17 +85,17 @@ WorldFactory = Callable[..., Awaitable[World]]
 @pytest.fixture
 def make_world(redis_client: aioredis.Redis, clock: FakeClock) -> WorldFactory:
     async def build(*, llm: ScriptedLLM | None = None, **overrides: object) -> World:
-        settings = Settings(**{"default_timezone": "Europe/Paris", **overrides})  # type: ignore[arg-type]
+        schedule = ScheduleOptions(**{"default_timezone": "Europe/Paris", **overrides})  # type: ignore[arg-type]
         profiles = RedisProfiles(redis_client)
         window = RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=72))
         events = InMemoryDatedEvents()
         lease = timedelta(minutes=10)
         planner = Planner(
-            settings, redis=redis_client, profiles=profiles, dated_events=events, clock=clock, lease=lease
+            schedule, redis=redis_client, profiles=profiles, dated_events=events, clock=clock, lease=lease
         )
         return World(
-            settings, clock, redis_client, profiles, window, events, RecordingMessenger(clock), FakeMemory(), llm,
-            planner, lease,
+            SweepOptions(schedule), clock, redis_client, profiles, window, events, RecordingMessenger(clock),
+            FakeMemory(), llm, planner, lease,
         )
 
     return build

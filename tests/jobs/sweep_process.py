@@ -17,10 +17,9 @@ from datetime import datetime, timedelta
 
 import redis.asyncio as aioredis
 
-from bot.config import Settings
 from bot.engine.model import DatedEvent
 from bot.engine.ports import CompletionRequest
-from jobs import Planner, open_proactive_jobs
+from jobs import Planner, ScheduleOptions, SweepOptions, open_proactive_jobs
 from memory.redis.stores.conversation_window import RedisConversationWindow
 from memory.redis.stores.profiles import RedisProfiles
 
@@ -78,9 +77,9 @@ async def main() -> None:
     model = StallingModel(client, args.name, args.stall_after) if args.stall_after is not None else None
     clock = RunningClock(datetime.fromisoformat(args.start))
     async with open_proactive_jobs(
-        Settings(),
+        SweepOptions(),
         planner=Planner(
-            Settings(),
+            ScheduleOptions(),
             redis=client,
             profiles=RedisProfiles(client),
             dated_events=NoDatedEvents(),

@@ -54,7 +54,7 @@ def _maker(redis: aioredis.Redis, images: OpenAIImages | None) -> PictureMaker:
 
 def _sweeper(world: World, messenger: RecordingMessenger, cards: BirthdayCards | None) -> Sweeper:
     return Sweeper(
-        world.settings, due=world.planner.due, profiles=world.profiles, window=world.window,
+        world.options, due=world.planner.due, profiles=world.profiles, window=world.window,
         dated_events=world.events, composer=Composer(llm=world.llm, memory=world.memory),
         messengers={"telegram": messenger}, clock=world.clock, cards=cards,
     )  # fmt: skip

@@ -68,7 +68,7 @@ async def test_an_unanswered_birthday_wish_holds_the_checkin_back(make_world: Wo
 
 
 async def test_daily_cap_holds_back_a_second_note_the_same_day(make_world: WorldFactory) -> None:
-    world = await make_world(proactive_daily_cap=1)
+    world = await make_world(daily_cap=1)
     for n, what in enumerate(["job interview", "dentist appointment"]):
         world.events.add(DatedEvent(f"m{n}", "telegram:42", what, date(2026, 5, 7), False, "event"))
     world.clock.current = datetime(2026, 5, 1, 12, tzinfo=UTC)

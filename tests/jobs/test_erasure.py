@@ -7,10 +7,10 @@ from datetime import timedelta
 
 import redis.asyncio as aioredis
 
-from bot.config import Settings
 from bot.engine.model import DatedEvent, MonthDay, UserProfile
 from jobs.due_store import DUE_KEY
 from jobs.planner import Planner
+from jobs.schedule import ScheduleOptions
 from memory.privacy.erasure import RedisErasureLog
 from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
@@ -36,7 +36,7 @@ async def test_a_plan_under_way_during_forget_all_leaves_no_schedule(
 ) -> None:
     profiles, events, erasures = RedisProfiles(redis_client), HeldDatedEvents(), RedisErasureLog(redis_client)
     planner = Planner(
-        Settings(default_timezone="Europe/Paris"),  # type: ignore[call-arg]
+        ScheduleOptions(default_timezone="Europe/Paris"),
         redis=redis_client, profiles=profiles, dated_events=events, clock=clock, erasures=erasures,
     )  # fmt: skip
     await profiles.save_profile(

@@ -27,7 +27,7 @@ async def test_the_birthday_is_wished_once_on_the_platform_used_last(make_world:
     await identities.person_of(DC)  # then wrote on Discord: the last platform used
     telegram, discord = RecordingMessenger(world.clock), RecordingMessenger(world.clock)
     sweeper = Sweeper(
-        world.settings,
+        world.options,
         due=world.planner.due,
         profiles=world.profiles,
         window=world.window,

@@ -10,7 +10,6 @@ from itertools import product
 
 import pytest
 
-from bot.config import Settings
 from bot.engine.model import DatedEvent, MonthDay, UserProfile
 from bot.persona_file import load_persona
 from jobs import occasions as oc
@@ -113,7 +112,7 @@ def every_occasion() -> list[Occasion]:
         sc.event_occasion(event("job interview", DAY, False), at(oc.DAY_AFTER)),
         sc.event_occasion(event("wedding", DAY, False, "my brother"), at(oc.DAY_BEFORE)),
         sc.event_occasion(event("wedding", DAY, False, "my brother"), at(oc.MORNING_OF)),
-        sc.checkin_occasion(Settings()),
+        sc.checkin_occasion(sc.ScheduleOptions()),
     ]
 
 
@@ -144,7 +143,7 @@ def test_no_composing_prompt_guilt_trips_or_presses() -> None:
 async def test_a_guilt_tripping_model_message_is_replaced_by_the_fixed_one() -> None:
     llm = ScriptedLLM(answer="Hey Ana… I missed you so much, why did you leave me?")
     composer = Composer(llm=llm, memory=None)
-    checkin = sc.checkin_occasion(Settings())
+    checkin = sc.checkin_occasion(sc.ScheduleOptions())
 
     text = await composer.compose(checkin, UserProfile("telegram:42", display_name="Ana"), "en", NOW, "Europe/Paris")
 

@@ -15,9 +15,8 @@ from zoneinfo import ZoneInfo
 
 import redis.asyncio as aioredis
 
-from bot.config import Settings
 from bot.engine.model import MonthDay, UserProfile
-from jobs import Planner
+from jobs import Planner, ScheduleOptions
 from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
 from tests.jobs.fakes import InMemoryDatedEvents
@@ -37,7 +36,7 @@ async def _seed(client: aioredis.Redis) -> None:
     """1,000 people whose birthday is today where they live, planned the day before: all due at START."""
     profiles = RedisProfiles(client)
     planner = Planner(
-        Settings(), redis=client, profiles=profiles, dated_events=InMemoryDatedEvents(),
+        ScheduleOptions(), redis=client, profiles=profiles, dated_events=InMemoryDatedEvents(),
         clock=FakeClock(START - timedelta(days=1)),
     )
 

@@ -8,9 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import redis.asyncio as aioredis
 
-from bot.config import Settings
 from bot.engine.model import MonthDay, UserProfile
-from jobs import Planner, open_proactive_jobs
+from jobs import Planner, ScheduleOptions, SweepOptions, open_proactive_jobs
 from memory.redis.stores.conversation_window import RedisConversationWindow
 from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
@@ -26,9 +25,9 @@ def _sweeping_jobs(
 ) -> AbstractAsyncContextManager[Planner]:
     """The real scheduler, sweeping every 0.1 s instead of every minute."""
     return open_proactive_jobs(
-        Settings(),
+        SweepOptions(),
         planner=Planner(
-            Settings(), redis=redis_client, profiles=profiles, dated_events=InMemoryDatedEvents(), clock=clock
+            ScheduleOptions(), redis=redis_client, profiles=profiles, dated_events=InMemoryDatedEvents(), clock=clock
         ),
         profiles=profiles,
         window=RedisConversationWindow(redis_client, max_turns=20, ttl=timedelta(hours=1)),

@@ -8,12 +8,12 @@ from datetime import UTC, datetime, timedelta
 
 import redis.asyncio as aioredis
 
-from bot.config import Settings
 from bot.engine.model import MonthDay, UserProfile
 from jobs.compose import Composer
 from jobs.planner import Planner
 from jobs.runner import SWEEP_EVERY
-from jobs.sweep import Sweeper
+from jobs.schedule import ScheduleOptions
+from jobs.sweep import Sweeper, SweepOptions
 from memory.redis.stores.conversation_window import RedisConversationWindow
 from memory.redis.stores.profiles import RedisProfiles
 from tests.conftest import FakeClock
@@ -24,16 +24,16 @@ FIELD_PREFIX = "o|b|"
 
 
 class Replica:
-    """One process's scheduler side: its own planner and sweeper on the shared Redis, with default settings."""
+    """One process's scheduler side: its own planner and sweeper on the shared Redis, with default options."""
 
     def __init__(self, redis: aioredis.Redis, clock: FakeClock, llm: ScriptedLLM, renew_every: timedelta) -> None:
-        settings = Settings(default_timezone="Europe/Paris")
+        schedule = ScheduleOptions(default_timezone="Europe/Paris")
         self.profiles = RedisProfiles(redis)
-        self.planner = Planner(settings, redis=redis, profiles=self.profiles, dated_events=InMemoryDatedEvents(),
+        self.planner = Planner(schedule, redis=redis, profiles=self.profiles, dated_events=InMemoryDatedEvents(),
                                clock=clock)  # fmt: skip
         self.messenger = RecordingMessenger(clock)
         self.sweeper = Sweeper(
-            settings,
+            SweepOptions(schedule),
             due=self.planner.due,
             profiles=self.profiles,
             window=RedisConversationWindow(redis, max_turns=20, ttl=timedelta(hours=72)),

@@ -16,6 +16,7 @@ from redis.asyncio.connection import SSLConnection
 from redis.asyncio.sentinel import SentinelConnectionPool
 
 from bot.app import open_core
+from bot.app.stores import redis_options
 from bot.config import load_settings
 from bot.errors import ConfigError, StoreUnavailable
 from memory.redis.connect import redis_client
@@ -24,7 +25,7 @@ SERVICE = "souvenir-test"
 
 
 async def test_a_rediss_url_gives_tls_connections_that_check_the_certificate() -> None:
-    client = redis_client(load_settings(redis_url="rediss://:s3cret@cache.example.org:6380/2"))
+    client = redis_client(redis_options(load_settings(redis_url="rediss://:s3cret@cache.example.org:6380/2")))
     pool = client.connection_pool
     assert pool.connection_class is SSLConnection
     assert pool.connection_kwargs["host"] == "cache.example.org" and pool.connection_kwargs["db"] == 2
@@ -50,7 +51,7 @@ def test_sentinels_are_read_as_host_and_port_pairs() -> None:
     settings = load_settings(redis_sentinels="sentinel-1:26379, 10.0.0.7:26380", redis_sentinel_service="cache")
     assert settings.redis_sentinel_addresses == [("sentinel-1", 26379), ("10.0.0.7", 26380)]
     assert not settings.redis_embedded
-    client = redis_client(settings)
+    client = redis_client(redis_options(settings))
     assert isinstance(client.connection_pool, SentinelConnectionPool)
     assert client.connection_pool.service_name == "cache"
 
@@ -96,7 +97,7 @@ async def test_an_unreachable_sentinel_is_named_at_start(data_dir: Path) -> None
 
 
 def redis_client_for(sentinels: str) -> aioredis.Redis:
-    return redis_client(load_settings(redis_sentinels=sentinels, redis_sentinel_service=SERVICE))
+    return redis_client(redis_options(load_settings(redis_sentinels=sentinels, redis_sentinel_service=SERVICE)))
 
 
 def _free_port() -> int:

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.config import load_settings
-from memory.redis.connect import redis_client
+from memory.redis.connect import RedisOptions, redis_client
 
 
 async def test_a_thousand_commands_at_once_all_succeed(redis_url: str) -> None:
-    client = redis_client(load_settings(redis_url=redis_url))
+    client = redis_client(RedisOptions(url=redis_url))
     try:
         # BLPOP with a short timeout holds its connection for a moment, as a slow command under load does.
         results = await asyncio.gather(
