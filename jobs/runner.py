@@ -105,6 +105,17 @@ async def open_proactive_jobs(
         cards=BirthdayCards(pictures, memory) if pictures is not None and pictures.enabled else None,
     )
     job = _SweepJob(sweeper)
+    scheduler = _start_sweeping(job, interval)
+    log.info("unprompted messages: sweeping every %s for %s", interval, ", ".join(sorted(messengers)) or "no platform")
+    try:
+        yield planner
+    finally:
+        scheduler.shutdown(wait=False)
+        await job.finish(shutdown_timeout)
+
+
+def _start_sweeping(job: _SweepJob, interval: timedelta) -> AsyncIOScheduler:
+    """APScheduler running `job` every `interval`, one run at a time (missed runs coalesce into one)."""
     quiet_apscheduler = logging.getLogger("apscheduler.executors")
     if quiet_apscheduler.level == logging.NOTSET:  # not two INFO lines a minute, unless configured otherwise
         quiet_apscheduler.setLevel(logging.WARNING)
@@ -119,10 +130,4 @@ async def open_proactive_jobs(
         misfire_grace_time=max(1, int(interval.total_seconds())),
     )
     scheduler.start()
-    log.info("unprompted messages: sweeping every %s for %s", interval, ", ".join(sorted(messengers)) or "no platform")
-    try:
-        yield planner
-    finally:
-        scheduler.shutdown(wait=False)
-        await job.finish(shutdown_timeout)
-
+    return scheduler
