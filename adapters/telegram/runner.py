@@ -12,7 +12,7 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 from pydantic import SecretStr
-from telegram import Update
+from telegram import Bot, Update
 from telegram.error import InvalidToken
 from telegram.ext import (
     Application,
@@ -79,28 +79,15 @@ async def run_telegram(
     the messenger for proactive DMs, and stop cleanly on exit or cancellation."""
     if options.token is None:
         raise ConfigError("SOUVENIR_TELEGRAM_TOKEN: a bot token from @BotFather is required to run on Telegram")
-    root = options.api_url.rstrip("/")
     # Our own HTTP clients, so they can be closed even when startup fails half-way.
     api_requests = HTTPXRequest(connection_pool_size=MAX_CONCURRENT_CHATS)
     poll_requests = HTTPXRequest()
     processor = PerChatUpdateProcessor(MAX_CONCURRENT_CHATS)
-    application = (
-        ApplicationBuilder()
-        .token(options.token.get_secret_value())
-        .base_url(f"{root}/bot")
-        .base_file_url(f"{root}/file/bot")
-        .request(api_requests)
-        .get_updates_request(poll_requests)
-        .concurrent_updates(processor)
-        .job_queue(None)  # the app's own scheduler does timed work
-        .build()
-    )
+    application = _application(options.token, options.api_url, api_requests, poll_requests, processor)
     throttle = SendThrottle(per_chat_interval=per_chat_interval, overall_per_second=overall_per_second)
     sender = TelegramSender(application.bot, throttle, max_retries=max_send_retries)
     if isinstance(engine, PictureEngine):  # /picture, and photos that ask for a picture
-        pictures, boundary = PictureMessages(engine, sender, typing_interval=typing_interval), UpdateBoundary(sender)
-        register_pictures(application, on_picture=boundary.wrap("picture", pictures.on_picture),
-                          on_photo=boundary.wrap("photo", pictures.on_photo))  # fmt: skip
+        _add_picture_handlers(application, engine, sender, typing_interval)
     _register_handlers(
         application,
         TextMessages(engine, sender, typing_interval=typing_interval),
@@ -108,26 +95,11 @@ async def run_telegram(
         UpdateBoundary(sender),
     )
     if voice is not None:  # voice notes and audio files: transcribed and answered like text
-        voices = VoiceMessages(voice, sender, typing_interval=typing_interval)
-        application.add_handler(
-            MessageHandler(
-                filters.UpdateType.MESSAGE & (filters.VOICE | filters.AUDIO),
-                UpdateBoundary(sender).wrap("voice", voices.on_voice),
-            )
-        )
+        _add_voice_handler(application, voice, sender, typing_interval)
 
+    await _initialize(application, api_requests, poll_requests)
     try:
-        await application.initialize()  # getMe: fails fast on a bad token or an unreachable server
-    except BaseException as exc:
-        await asyncio.gather(api_requests.shutdown(), poll_requests.shutdown())
-        if isinstance(exc, InvalidToken):
-            raise ConfigError("SOUVENIR_TELEGRAM_TOKEN: Telegram rejected this bot token") from exc
-        raise
-    try:
-        await register_menu(application.bot)
-        if browser_url is not None:
-            await register_browser_button(application.bot, browser_url)
-        await set_profile_photo(application.bot, avatar)
+        await _present(application.bot, avatar, browser_url)
         await application.start()
         try:
             await _start_receiving(application, options, poll_timeout=poll_timeout, poll_interval=poll_interval)
@@ -146,6 +118,67 @@ async def run_telegram(
                 await application.stop()
     finally:
         await application.shutdown()
+
+
+def _application(
+    token: SecretStr, api_url: str, api_requests: HTTPXRequest, poll_requests: HTTPXRequest,
+    processor: PerChatUpdateProcessor,
+) -> Application:  # fmt: skip
+    """The python-telegram-bot application on the Bot API at `api_url`, with our HTTP clients and each chat's
+    updates handled one at a time."""
+    root = api_url.rstrip("/")
+    return (
+        ApplicationBuilder()
+        .token(token.get_secret_value())
+        .base_url(f"{root}/bot")
+        .base_file_url(f"{root}/file/bot")
+        .request(api_requests)
+        .get_updates_request(poll_requests)
+        .concurrent_updates(processor)
+        .job_queue(None)  # the app's own scheduler does timed work
+        .build()
+    )
+
+
+def _add_picture_handlers(
+    application: Application, engine: PictureEngine, sender: TelegramSender, typing_interval: float
+) -> None:
+    """/picture, and photos that ask for a picture (registered before the commands: /picture is one)."""
+    pictures, boundary = PictureMessages(engine, sender, typing_interval=typing_interval), UpdateBoundary(sender)
+    register_pictures(application, on_picture=boundary.wrap("picture", pictures.on_picture),
+                      on_photo=boundary.wrap("photo", pictures.on_photo))  # fmt: skip
+
+
+def _add_voice_handler(
+    application: Application, voice: VoiceEngine, sender: TelegramSender, typing_interval: float
+) -> None:
+    """Voice notes and audio files: transcribed and answered like text."""
+    voices = VoiceMessages(voice, sender, typing_interval=typing_interval)
+    application.add_handler(
+        MessageHandler(
+            filters.UpdateType.MESSAGE & (filters.VOICE | filters.AUDIO),
+            UpdateBoundary(sender).wrap("voice", voices.on_voice),
+        )
+    )
+
+
+async def _initialize(application: Application, api_requests: HTTPXRequest, poll_requests: HTTPXRequest) -> None:
+    """getMe: fails fast on a bad token or an unreachable server, closing our HTTP clients then."""
+    try:
+        await application.initialize()
+    except BaseException as exc:
+        await asyncio.gather(api_requests.shutdown(), poll_requests.shutdown())
+        if isinstance(exc, InvalidToken):
+            raise ConfigError("SOUVENIR_TELEGRAM_TOKEN: Telegram rejected this bot token") from exc
+        raise
+
+
+async def _present(bot: Bot, avatar: BotAvatar | None, browser_url: str | None) -> None:
+    """How people see the bot: its command menu, the memory browser's button and its profile photo."""
+    await register_menu(bot)
+    if browser_url is not None:
+        await register_browser_button(bot, browser_url)
+    await set_profile_photo(bot, avatar)
 
 
 async def _start_receiving(
