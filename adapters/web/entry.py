@@ -1,10 +1,11 @@
-"""How a person gets in: Telegram's Mini App launch (the page hands its signed launch data over, and a session
-is opened when the signature holds) and Discord's single-use link (a button that redeems the token: a link
-preview that fetches the page burns nothing)."""
+"""How a person gets in: Telegram's Mini App launch (the page hands its signed launch data over, a session is
+opened when the signature holds, and the page carries its id from then on) and Discord's single-use link (a
+button that redeems the token: a link preview that fetches the page burns nothing)."""
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import logging
 from urllib.parse import urlsplit
 
@@ -37,8 +38,10 @@ def entry_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         if launch is None:
             log.info("a Mini App launch was refused (bad signature, stale or no user)")
             return web.json_response({"ok": False}, status=403)
-        response = web.json_response({"ok": True, "next": f"{base}/"})
-        await open_session(parts, response, UserRef("telegram", launch.user_id), base, framed=True)
+        response = web.json_response({"ok": True})
+        session_id = await open_session(parts, response, UserRef("telegram", launch.user_id), base, framed=True)
+        # The page carries its session from here (in a frame on another site, the cookie may never be sent).
+        response.text = json.dumps({"ok": True, "next": f"{base}/view", "session": session_id})
         return response
 
     def link_page(platform: str) -> Handler:

@@ -1,13 +1,15 @@
-"""Who is asking: the session behind the cookie, checked server-side on every request, with its CSRF token on
-every change and a per-account rate limit.
+"""Who is asking: the session behind the cookie or the page, checked server-side on every request, with its
+CSRF token on every change and a per-account rate limit.
 
 The cookie holds a random session id only (HttpOnly, Secure unless the public URL is a loopback http:// one).
-Discord's link opens a top-level page: its cookie is SameSite=Strict. Telegram Web (web.telegram.org) shows a
-Mini App in a frame, where the page's site is a third party and a SameSite=Strict (or Lax) cookie is never sent:
-a session opened from a Telegram launch is SameSite=None and Partitioned (CHIPS: kept for this site inside
-Telegram's only, never shared with this site elsewhere), so the page works in the frame; CSRF tokens and the
-same-origin check on every POST stand where SameSite no longer does. Without https (loopback tests) a browser
-refuses SameSite=None, so it stays Strict there.
+Discord's link opens a top-level page: its cookie is SameSite=Strict, and a Discord session is only ever taken
+from it. Telegram Web (web.telegram.org) and Telegram Desktop show a Mini App in a frame on another site, where a
+SameSite=Strict (or Lax) cookie is never sent and a browser that blocks third-party cookies sends none at all: a
+Telegram session is carried by the page itself, its id in a hidden `session` field of every form (the page
+moves by POSTs, never by a link that would need the cookie), and taken from there for Telegram accounts only.
+Its cookie is still set (SameSite=None and Partitioned over https: kept for this site inside Telegram's only;
+Strict without https, where a browser refuses SameSite=None), for a Mini App opened top-level, but nothing
+needs it. CSRF tokens and the same-origin check on every POST stand where SameSite no longer does.
 
 A session names an account; every operation resolves that account to its person again (so a /link made since
 is followed), and a session ended by /forget all or /unlink opens nothing.
@@ -26,6 +28,7 @@ from bot.engine.conversation.rate_limit import Admission
 from bot.engine.model import UserRef
 
 COOKIE = "souvenir_session"
+CARRIED = "session"  # the form field a Telegram page carries its session in
 SESSION_SECONDS = 3600
 
 
@@ -36,6 +39,11 @@ class Visitor:
     user: UserRef
     csrf: str
     session_id: str
+
+    @property
+    def carried(self) -> str:
+        """The session id the page carries in its forms (a Telegram session's), or "" (the cookie's alone)."""
+        return self.session_id if self.user.platform == "telegram" else ""
 
 
 def secure_cookies(public_url: str) -> bool:
@@ -60,13 +68,14 @@ def _session_cookie(value: str, base: str, max_age: int, *, secure: bool, framed
 
 async def open_session(
     parts: BrowserParts, response: web.StreamResponse, user: UserRef, base: str, *, framed: bool = False
-) -> None:
-    """A new session for the account, its cookie set on `response`; `framed`: the page may be shown in a frame
-    on another site (Telegram Web), so the cookie must be sent there too."""
+) -> str:
+    """A new session for the account, its cookie set on `response`; its id. `framed`: the page may be shown in
+    a frame on another site (Telegram Web), so the cookie may be sent there too where the browser allows it."""
     person = await parts.memories.person(user)  # with pseudonymous keys, the account as its pseudonym
     session_id, _ = await parts.sessions.open(person.account_key, person.key)
     cookie = _session_cookie(session_id, base, SESSION_SECONDS, secure=secure_cookies(parts.public_url), framed=framed)
     response.headers.add(hdrs.SET_COOKIE, cookie)
+    return session_id
 
 
 def drop_session_cookie(parts: BrowserParts, response: web.StreamResponse, guest: Visitor, base: str) -> None:
@@ -78,13 +87,17 @@ def drop_session_cookie(parts: BrowserParts, response: web.StreamResponse, guest
 
 
 async def visitor(request: web.Request, parts: BrowserParts) -> Visitor | None:
-    """The account behind the request's cookie; None without a live session. Rate-limited per account."""
-    session_id = request.cookies.get(COOKIE, "")
+    """The account behind the session the form carries, else the cookie's; None without a live session.
+    Rate-limited per account."""
+    carried = str((await request.post()).get(CARRIED, "")) if request.method == "POST" else ""
+    session_id = carried or request.cookies.get(COOKIE, "")
     found = await parts.sessions.find(session_id) if session_id else None
     if found is None:
         return None
     account_key, csrf = found
     user = account_of(account_key)
+    if carried and user.platform != "telegram":  # a Discord session comes by its Strict cookie only
+        return None
     if parts.limiter is not None and await parts.limiter.admit(f"web:{account_key}") is not Admission.ALLOWED:
         raise web.HTTPTooManyRequests(text="Too many requests; wait a minute.")
     return Visitor(user, csrf, session_id)

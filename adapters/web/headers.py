@@ -9,6 +9,9 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
+# The Telegram clients that show a Mini App in a frame (Telegram Web's K and A versions, and their older own
+# addresses); no other site may frame the page (clickjacking).
+TELEGRAM_FRAMERS = ("https://web.telegram.org", "https://webk.telegram.org", "https://webz.telegram.org")
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'none'",
@@ -18,7 +21,7 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "connect-src 'self'",
         "form-action 'self'",
         "base-uri 'none'",
-        "frame-ancestors 'self' https://web.telegram.org",  # Telegram Web shows a Mini App in a frame
+        "frame-ancestors 'self' " + " ".join(TELEGRAM_FRAMERS),
     ]
 )
 SECURITY_HEADERS = {

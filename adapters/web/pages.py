@@ -3,10 +3,14 @@
 
 Changes are POSTs that carry the session's CSRF token and end in a redirect whose query names only what
 happened (`?notice=forgot`): no memory text is ever put in a URL. A search is a POST for the same reason.
+A Telegram page carries its session in its forms (see `guard`): it moves by POSTs to /view (a page, a kind, the
+mood chart drawn into the page, the export), and a change's redirect is a 307, which sends the form (and the
+session in it) on to /view.
 """
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from datetime import UTC
 from typing import Any
@@ -114,11 +118,14 @@ def receipt(erased: Sequence[ErasedStore], lang: str, *, encrypted: bool) -> lis
 
 def memories_page(
     parts: BrowserParts, base: str, guest: Visitor, browsing: MemoryBrowsing, about: PersonPage, *, kind: str = "",
-    search: str = "", notice: str = "", status: int = 200,
+    search: str = "", notice: str = "", status: int = 200, mood: bytes | None = None,
 ) -> web.Response:  # fmt: skip
+    """`mood`: the chart's PNG, drawn into the page (a Telegram page asks for it: its <img> would send no session)."""
     lang = browsing.language
+    chart = "data:image/png;base64," + base64.b64encode(mood).decode() if mood else ""
     return render(
-        "memories.html", lang, base, status=status, csrf=guest.csrf, known=browsing.known, found=browsing.found,
+        "memories.html", lang, base, status=status, csrf=guest.csrf, session=guest.carried, chart=chart,
+        known=browsing.known, found=browsing.found,
         memories=[_shown(m, parts, lang) for m in browsing.memories], kinds=KINDS, kind=kind, search=search,
         number=browsing.number, pages=browsing.pages, first=(browsing.number - 1) * SEARCH_LIMIT + 1,
         notice=notice if notice in _NOTICES else "", confirm_word=say("forget_all_word", lang),
@@ -145,12 +152,28 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
 
     async def home(request: web.Request) -> web.Response:
         guest = await signed_in(request)
-        kind = request.query.get("kind", "")
+        return await shown(guest, request.query.get("kind", ""), request.query.get("page", "1"),
+                           request.query.get("notice", ""))  # fmt: skip
+
+    async def view(request: web.Request) -> web.Response:
+        """The page asked by a form (a Telegram page's way: its session is in the form)."""
+        guest = await signed_in(request)
+        form = await request.post()
+        chart = (await parts.memories.mood(guest.user)).png if form.get("mood") == "1" else None
+        return await shown(guest, str(form.get("kind", "")), str(form.get("page", "1")),
+                           request.query.get("notice", ""), chart)  # fmt: skip
+
+    async def shown(guest: Visitor, kind: str, number: str, notice: str, mood: bytes | None = None) -> web.Response:
         kind = kind if kind in KINDS else ""
-        number = request.query.get("page", "1")
         browsing = await parts.memories.browse(guest.user, kind=kind, page=int(number[:6]) if number.isdigit() else 1)
         about = await parts.memories.about(guest.user)
-        return memories_page(parts, base, guest, browsing, about, kind=kind, notice=request.query.get("notice", ""))
+        return memories_page(parts, base, guest, browsing, about, kind=kind, notice=notice, mood=mood)
+
+    def back(guest: Visitor, notice: str) -> web.HTTPException:
+        """To the page, saying what happened; a Telegram page's form goes along (307) with its session."""
+        if guest.carried:
+            return web.HTTPTemporaryRedirect(f"{base}/view?notice={notice}")
+        return web.HTTPSeeOther(f"{base}/?notice={notice}")
 
     async def search(request: web.Request) -> web.Response:
         guest, form = await changing(request)
@@ -167,20 +190,21 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         guest, form = await changing(request)
         text = form.get("text", "").strip()
         if not text:
-            raise web.HTTPSeeOther(f"{base}/?notice=empty")
+            raise back(guest, "empty")
         done = await parts.memories.correct(guest.user, request.match_info["memory_id"], text)
-        raise web.HTTPSeeOther(f"{base}/?notice={'corrected' if done.ok else 'none'}")
+        raise back(guest, "corrected" if done.ok else "none")
 
     async def forget(request: web.Request) -> web.Response:
         guest, _ = await changing(request)
         done = await parts.memories.forget_memory(guest.user, request.match_info["memory_id"].lower())
-        raise web.HTTPSeeOther(f"{base}/?notice={'forgot' if done.ok else 'none'}")
+        raise back(guest, "forgot" if done.ok else "none")
 
     async def forget_all(request: web.Request) -> web.Response:
         guest, form = await changing(request)
         lang = await parts.memories.language(guest.user)
         if form.get("confirm", "").strip().upper() != say("forget_all_word", lang):
-            return render("message.html", lang, base, status=400, key="forget_all_wrong", back=True)
+            return render("message.html", lang, base, status=400, key="forget_all_wrong", back=True,
+                          session=guest.carried)  # fmt: skip
         result = await parts.memories.forget_everything(guest.user)
         await parts.sessions.end(guest.session_id)
         when = parts.clock.now().astimezone(UTC).strftime("%Y-%m-%d %H:%M")
@@ -199,7 +223,7 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
         return web.Response(body=chart.png, content_type="image/png")
 
     async def export(request: web.Request) -> web.Response:
-        guest = await signed_in(request)
+        guest = (await changing(request))[0] if request.method == "POST" else await signed_in(request)
         body = await parts.memories.export(guest.user)
         return web.Response(
             body=body,
@@ -210,10 +234,12 @@ def page_routes(parts: BrowserParts, base: str) -> list[web.RouteDef]:
 
     return [
         web.get("/", home),
+        web.post("/view", view),
         web.post("/search", search),
         web.post(f"/memories/{_MEMORY_ID}/correct", correct),
         web.post(f"/memories/{_MEMORY_ID}/forget", forget),
         web.post("/forget-all", forget_all),
         web.get("/export", export),
+        web.post("/export", export),
         web.get("/mood.png", mood_chart),
     ]

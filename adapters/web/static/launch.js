@@ -1,4 +1,5 @@
-// Hands Telegram's signed launch data to the server, which opens a session when the signature holds.
+// Hands Telegram's signed launch data to the server, which opens a session when the signature holds; the page
+// then carries that session in its forms (inside Telegram Web's frame, the site's cookie may never be sent).
 (function () {
   "use strict";
   var status = document.getElementById("launch-status");
@@ -9,6 +10,18 @@
     return app && app.initData ? app.initData : "";
   }
   function refused() { status.textContent = status.dataset.refused; }
+  function open(next, session) {
+    var form = document.createElement("form");
+    var field = document.createElement("input");
+    form.method = "post";
+    form.action = next;
+    field.type = "hidden";
+    field.name = "session";
+    field.value = session;
+    form.appendChild(field);
+    document.body.appendChild(form);
+    form.submit();
+  }
   var data = launchData();
   history.replaceState(null, "", window.location.pathname); // the launch data leaves the address bar
   if (!data) { refused(); return; }
@@ -20,8 +33,8 @@
   }).then(function (response) {
     return response.ok ? response.json() : null;
   }).then(function (answer) {
-    if (answer && answer.ok) {
-      window.location.replace(answer.next);
+    if (answer && answer.ok && answer.session) {
+      open(answer.next, answer.session);
     } else {
       refused();
     }

@@ -77,6 +77,13 @@ def csrf_of(html: str) -> str:
     return found.group(1)
 
 
+def session_of(html: str) -> str:
+    """The session a Telegram page carries in its forms."""
+    found = re.search(r'name="session" value="([^"]+)"', html)
+    assert found, html
+    return found.group(1)
+
+
 def memory_ids(html: str) -> dict[str, str]:
     """Each memory's text on the page → its id."""
     found = re.findall(r'id="memory-([0-9a-f-]{36})">\s*<p class="text">([^<]*)</p>', html)

@@ -20,6 +20,7 @@ from tests.adapters.web.browser import (
     memory_ids,
     page,
     served,
+    session_of,
     telegram_login,
 )
 from tests.conftest import FakeClock
@@ -326,7 +327,7 @@ async def test_older_memories_are_a_page_away(redis_url: str, data_dir: Path, cl
 
         assert len(memory_ids(first)) == 50 and "Fact number 52" in memory_ids(first)
         assert "Fact number 3" in memory_ids(first) and "Fact number 2" not in memory_ids(first)
-        assert "Page 1 of 2" in first and "?page=2" in first
+        assert "Page 1 of 2" in first and 'name="page" value="2"' in first  # a form: a Telegram page moves by POSTs
         assert set(memory_ids(second)) == {"Fact number 2", "Fact number 1"}  # the oldest, on the second page
 
 
@@ -401,8 +402,12 @@ async def test_the_mood_chart_is_drawn_on_request(redis_url: str, data_dir: Path
         async with browser.get(f"{web.base}/mood.png") as response:
             chart = await response.read()
 
-        assert 'src="/memories/mood.png"' in html and 'loading="lazy"' in html
+        async with browser.post(f"{web.base}/view", data={"session": session_of(html), "mood": "1"}) as shown:
+            drawn = await shown.text()
+
+        assert 'name="mood" value="1"' in html and "data:image/png" not in html  # drawn when asked only
         assert response.status == 200 and response.content_type == "image/png" and chart.startswith(b"\x89PNG")
+        assert '<img src="data:image/png;base64,iVBOR' in drawn  # into the page: a framed <img> sends no session
 
 
 async def test_with_pseudonymous_keys_no_session_names_the_account(

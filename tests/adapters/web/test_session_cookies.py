@@ -79,3 +79,37 @@ async def test_on_a_public_address_the_terminal_chats_link_does_not_exist(
     async with aiohttp.ClientSession() as client:
         async with client.post(f"{base}/terminal/session", data={"token": token}) as response:
             assert response.status in (404, 405)  # served for a loopback public URL only
+
+
+async def test_a_telegram_page_carries_its_session_where_no_cookie_is_sent(
+    behind_https: tuple[BrowserParts, str], clock: FakeClock
+) -> None:
+    """Inside Telegram Web's frame a browser that blocks third-party cookies sends none: the session the launch
+    answered with, carried in the page's forms, opens and changes the page alone (the CSRF token still needed)."""
+    _, base = behind_https
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as client:  # never sends a cookie
+        async with client.post(f"{base}/telegram/session", data={"init_data": launch_data(clock, 5151)}) as response:
+            answer = await response.json()
+        assert answer["next"] == "/memories/view" and answer["session"]
+        session = {"session": answer["session"]}
+        async with client.get(f"{base}/") as response:
+            assert response.status == 401  # no cookie: the page by its address opens nothing
+        async with client.post(f"{base}/view", data=session) as response:
+            html = await response.text()
+            assert response.status == 200 and f'name="session" value="{answer["session"]}"' in html
+        csrf = html.split('name="csrf" value="')[1].split('"')[0]
+        async with client.post(f"{base}/forget-all", data={**session, "confirm": "FORGET"}) as response:
+            assert response.status == 403  # no CSRF token
+        async with client.post(f"{base}/export", data={**session, "csrf": csrf}) as response:
+            assert response.status == 200 and "attachment" in response.headers["Content-Disposition"]
+        elsewhere = {"Origin": "https://evil.example"}
+        async with client.post(f"{base}/export", data={**session, "csrf": csrf}, headers=elsewhere) as response:
+            assert response.status == 403  # from another site: refused whatever it carries
+
+
+async def test_a_discord_session_is_never_taken_from_a_form(behind_https: tuple[BrowserParts, str]) -> None:
+    parts, base = behind_https
+    session_id, _ = await parts.sessions.open("discord:98765", "discord:98765")
+    async with aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar()) as client:
+        async with client.post(f"{base}/view", data={"session": session_id}) as response:
+            assert response.status == 401  # its Strict cookie, or nothing
