@@ -87,6 +87,14 @@ class MemoryCatalog(Protocol):
         """The person's memories best matching `text` (words and meaning), whatever their scope or validity."""
         ...
 
+    async def holding_words(
+        self, user_key: str, text: str, offset: int, limit: int, *, kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> tuple[list[MemoryRecord], int] | None:  # fmt: skip
+        """The person's memories holding every word of `text` (as keyword search reads words), newest first:
+        `limit` from `offset`, and how many in all; None when `text` holds no keyword (stopwords only)."""
+        ...
+
     async def forget_user(self, user_key: str) -> int: ...
 
 

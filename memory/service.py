@@ -165,16 +165,19 @@ class LongTermMemoryService:
     async def search_memories(
         self, user_key: str, words: str, limit: int, *, kind: str = "", offset: int = 0
     ) -> MemoryPage:
-        """The memory browser's search: the listed memories whose text holds `words`, newest first, `limit` from
-        `offset`, and how many there are in all. The `limit` that match best by words and meaning are read first
-        (a narrow search reads those, never the whole listing); when half or more of them hold the words, more
-        may lie past them (the keyword and meaning rankings are fused, so the word hits can fill as little as
-        half of the best `limit`), and the listing is read for them all, so none is dropped unsaid."""
+        """The memory browser's search: the listed memories holding every word of `words` (as keyword search reads
+        words: folded, lightly stemmed), newest first, `limit` from `offset`, and how many in all, counted and
+        paged in the index (only the page is read). Words that are all stopwords: the memories whose text holds
+        them, from the `limit` best by words and meaning, or from the whole listing when those are half hits."""
         wanted = " ".join(words.casefold().split())
         offset = max(offset, 0)
         if not wanted:
             return MemoryPage((), offset, 0)
         kinds = (MemoryKind(kind),) if kind else None
+        held_words = await self._store.holding_words(user_key, words, offset, limit, kinds=kinds, listed_only=True)
+        if held_words is not None:  # counted and paged in the index: only the page is read
+            page, total = held_words
+            return MemoryPage(tuple(memory_item(r) for r in page), offset, total)
 
         def holds(item: MemoryItem) -> bool:
             return wanted in " ".join(item.text.casefold().split())

@@ -69,6 +69,10 @@ class IndexDriver(Protocol):
         empty without terms), best first, ids only."""
         ...
 
+    async def holders(self, terms: Sequence[SparseTerms], where: Where, limit: int) -> list[set[str]]:
+        """For each of `terms`, the ids of the points (up to `limit`) whose keyword vector shares a term with it."""
+        ...
+
     async def newest(
         self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
     ) -> list[Hit]:

@@ -237,6 +237,17 @@ class EdgeDriver:
 
         return await asyncio.to_thread(both)
 
+    async def holders(self, terms: Sequence[SparseTerms], where: Where, limit: int) -> list[set[str]]:
+        flt = _filter(where)
+        queries = [qe.QueryRequest(limit=limit, query=qe.Query.Nearest(_sparse(t), using=SPARSE), filter=flt,
+                                   with_payload=False) for t in terms]  # fmt: skip
+
+        def each() -> list[set[str]]:  # one call: the interpreter is handed over once
+            found = self._shard.query_batch(qe.QueryBatchRequest(queries))
+            return [{h.point_id for h in _ranked(points)} for points in found]
+
+        return await asyncio.to_thread(each) if queries else []
+
     async def newest(
         self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
     ) -> list[Hit]:

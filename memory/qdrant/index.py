@@ -26,7 +26,9 @@ from memory.qdrant.rankings import KEPT_ENOUGH, MIN_CANDIDATES, SEARCH_MODES, As
 from memory.qdrant.record_cache import RecordCache
 from memory.qdrant.sealed_payload import seal_payload
 from memory.qdrant.vectors import KnownVectors
+from memory.qdrant.word_hits import newest_holding
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
+from memory.words.sparse import tokenize
 
 
 class QdrantMemoryIndex:
@@ -272,6 +274,23 @@ class QdrantMemoryIndex:
         fused = rrf(await self._ranked_by(where, asked), limit)
         records = await self._read(user_key, [h.point_id for h in fused], {})
         return [records[h.point_id] for h in fused if h.point_id in records]
+
+    async def holding_words(
+        self, user_key: str, text: str, offset: int, limit: int, *, kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> tuple[list[MemoryRecord], int] | None:  # fmt: skip
+        """Memories holding every keyword of `text`, newest first, and how many (memory/qdrant/word_hits); None
+        when `text` holds no keyword (stopwords only)."""
+        require_user(user_key)
+        if not tokenize(text):
+            return None
+        if kinds is not None and not kinds:
+            return [], 0
+        where = self._where_user(user_key, False, kinds, listed_only)
+        terms = await query_terms(self._cipher, user_key, text)
+        page, total = await newest_holding(self._driver, where, terms, max(offset, 0), limit)
+        records = await self._read(user_key, page, {})
+        return [records[i] for i in page if i in records], total
 
     async def count(
         self,

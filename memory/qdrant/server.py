@@ -165,6 +165,15 @@ class ServerDriver:
         found = [_hits(response.points) for response in responses]
         return found[0], found[1] if len(found) > 1 else []
 
+    async def holders(self, terms: Sequence[SparseTerms], where: Where, limit: int) -> list[set[str]]:
+        if not terms:
+            return []
+        flt = _filter(where)
+        requests = [models.QueryRequest(query=_sparse(t), using=SPARSE, filter=flt, limit=limit, with_payload=False)
+                    for t in terms]  # fmt: skip
+        responses = await _call(self._client.query_batch_points(self._collection, requests=requests))
+        return [{str(p.id) for p in response.points} for response in responses]
+
     async def newest(
         self, where: Where, limit: int, *, with_payload: bool = True, oldest_first: bool = False
     ) -> list[Hit]:

@@ -135,6 +135,13 @@ class WriteBehindStore:
         await self.flush()
         return await self._store.matching(user_key, text, limit, kinds=kinds, listed_only=listed_only)
 
+    async def holding_words(
+        self, user_key: str, text: str, offset: int, limit: int, *, kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> tuple[list[MemoryRecord], int] | None:  # fmt: skip
+        await self.flush()
+        return await self._store.holding_words(user_key, text, offset, limit, kinds=kinds, listed_only=listed_only)
+
     async def forget_user(self, user_key: str) -> int:
         self._pending.pop(user_key, None)
         return await self._store.forget_user(user_key)

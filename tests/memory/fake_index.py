@@ -168,6 +168,16 @@ class FakeMemoryIndex:
         owned = self._owned(user_key, False, kinds, listed_only)
         return [r for r in owned if words & set(r.text.casefold().split())][: max(limit, 0)]
 
+    async def holding_words(
+        self, user_key: str, text: str, offset: int, limit: int, *, kinds: Sequence[MemoryKind] | None = None,
+        listed_only: bool = False,
+    ) -> tuple[list[MemoryRecord], int] | None:  # fmt: skip
+        wanted = set(tokenize(text))
+        if not wanted:
+            return None
+        owned = [r for r in self._owned(user_key, False, kinds, listed_only) if wanted <= set(tokenize(r.text))]
+        return owned[max(offset, 0) : max(offset, 0) + max(limit, 0)], len(owned)
+
     async def forget_user(self, user_key: str) -> int:
         gone = [i for i, r in self.records.items() if r.user_key == user_key]
         for memory_id in gone:

@@ -89,3 +89,16 @@ async def test_matching_finds_by_words_whatever_the_scope_or_validity(index: Qdr
     assert [r.text for r in await index.matching(ALICE, "Miso", 10, kinds=[MemoryKind.EPISODIC])] == [episode.text]
     assert await index.matching(BOB, "Miso", 10) == []  # only the asker's
     assert await index.matching(ALICE, "  ", 10) == []
+
+
+async def test_holding_words_counts_and_pages_in_the_index(index: QdrantMemoryIndex) -> None:
+    """The memory browser's search: every memory holding all the words (in their forms), newest first, counted."""
+    trips = [memory(f"Trip {n} to Valparaiso with my cats", minutes=n) for n in range(1, 8)]
+    await index.add([*trips, memory("My cat Miso likes Valparaiso too", minutes=20), memory(CAT, minutes=30)])
+
+    page, total = await index.holding_words(ALICE, "valparaiso cat", 2, 3, listed_only=True) or ([], -1)
+    assert total == 8  # "cats" is a form of "cat"; the seven trips and Miso's line
+    assert [r.text for r in page] == [t.text for t in trips[::-1][1:4]]  # newest first, from the third
+    assert (await index.holding_words(ALICE, "valparaiso", 0, 10, kinds=[MemoryKind.EMOTIONAL])) == ([], 0)
+    assert await index.holding_words(BOB, "valparaiso", 0, 10) == ([], 0)  # only the asker's
+    assert await index.holding_words(ALICE, "the", 0, 10) is None  # no keyword: the caller reads the listing
