@@ -280,3 +280,39 @@ async def test_a_life_told_in_everyday_words_is_known_too(redis_url: str, data_d
             block = _block(_system(llm))
             for known in ("Mathilde", "Biscotte (chien)", "Julie (sœur)", "médecine", "escalade", "mariage (sœur)"):
                 assert known in block, (known, block)
+
+
+RUTH = UserRef("telegram", "9393", "ruth_k")
+CAMILLE = UserRef("telegram", "9494", "cam_l")
+
+
+async def test_teaching_a_baby_pets_named_together_an_ill_parent_and_a_new_hobby_are_known(
+    redis_url: str, data_dir: Path, clock: FakeClock
+) -> None:
+    async with FakeOpenAI() as llm:
+        settings = _settings(redis_url, data_dir, llm, extraction=False)
+        async with companion(settings, clock) as core:
+            for said in ("I teach third grade", "we just had a baby girl, her name is Zara",
+                         "we adopted a golden retriever called Mango", "we have two cats, Pixel and Nougat",
+                         "my dad has been sick for weeks and it's weighing on me",
+                         "I've really gotten into woodworking lately", "I'm sick of this rain",
+                         "my friend's dog is called Rex"):  # fmt: skip
+                await say(core, clock, said, RUTH)
+            for said in ("j'enseigne le français", "on vient d'avoir une petite fille, elle s'appelle Lou",
+                         "on a deux chats, Pixel et Nougat", "mon père est malade",
+                         "je me suis mis à la poterie"):  # fmt: skip
+                await say(core, clock, said, CAMILLE)
+        clock.advance(days=2)
+        async with companion(settings, clock) as core:
+            await say(core, clock, "hey!", RUTH)
+            block = _block(_system(llm))
+            for known in ("third grade", "Zara (daughter)", "Mango (retriever)", "Pixel (cat)", "Nougat (cat)",
+                          "woodworking"):  # fmt: skip
+                assert known in block, (known, block)
+            gentle = block.split("Be gentle about", 1)[1]
+            assert "illness (dad)" in gentle and "rain" not in block and "Rex" not in block, block
+            await say(core, clock, "salut !", CAMILLE)
+            block = _block(_system(llm))
+            for known in ("français", "Lou (fille)", "Pixel (chat)", "Nougat (chat)", "poterie"):
+                assert known in block, (known, block)
+            assert "malade" in block.split("Avec douceur", 1)[1], block

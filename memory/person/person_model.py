@@ -41,7 +41,8 @@ from memory.records import MemoryKind, MemoryRecord
 from memory.writing.episodes import shown_text
 from memory.writing.extraction.candidates import TOPIC
 from memory.writing.extraction.dated import describe_event
-from memory.writing.extraction.lexicon import HAS_NAMED, NAMED_RELATION, PETS, RELATIONS, SENSITIVE
+from memory.writing.extraction.lexicon import PETS, RELATIONS, SENSITIVE
+from memory.writing.extraction.named import named_people
 from memory.writing.fading import is_digest
 from memory.writing.thread_gist import GIST
 
@@ -59,11 +60,13 @@ _MAX_VALUE_WORDS = 20
 _WORK = re.compile(
     r"\b(?:work(?:s|ing)?|job|career|shifts?|office|colleagues?|boss|stud(?:y|ies|ying)|student|school|"
     r"university|uni|college|degree|phd|nurse|doctor|teacher|engineer|developer|designer|chef|lawyer|"
-    r"internship|intern|residency|apprenticeship|year of|stage|stagiaire|alternance|thèse|année de|"
+    r"internship|intern|residency|apprenticeship|year of|teach\w*|taught|tutor\w*|stage|stagiaire|alternance|"
+    r"thèse|année de|enseign\w*|instit\w*|(?:donne|donner) des cours|lycée|collège|"
     r"travaille\w*|boulot|métier|emploi|poste|bureau|collègues?|étudi\w*|fac|école|université|master|licence|"
     r"infirmi\w*|médecin|prof\w*|ingénieu\w*|développeu\w*|avocat\w*|retraité\w*)\b",
     re.I,
 )
+_TEACHING = re.compile(r"\b(?:teach\w*|enseign\w*)\b", re.I)
 # "lives in Lyon" as a model writes the fact (the person's own "I live in" is labelled home on extraction).
 _LIVES_IN = re.compile(
     r"\b(?i:lives?|living|moved|habite|vit|a déménagé|s'est installée?)\s+(?i:now |maintenant |désormais )?"
@@ -94,7 +97,7 @@ _ARTICLE = re.compile(r"^(?:Les|Le|La|L')(?=\s|(?<=')\w)")
 
 def _people(text: str) -> list[tuple[str, str]]:
     """(name, relation) of the people and animals a fact names."""
-    found = [(m["name"], m["who"].lower()) for m in (*NAMED_RELATION.finditer(text), *HAS_NAMED.finditer(text))]
+    found = named_people(text)
     for m in _THEIR_NAMED.finditer(text):
         found.append((m["name"], (m["who"] or m["who2"] or m["who3"]).lower()))
     return found
@@ -173,7 +176,7 @@ def _semantic(record: MemoryRecord, lines: _Lines) -> None:
     elif (job := role(text)) is not None:
         lines.add(WORK, job, record)
     elif _WORK.search(text):
-        if has_content(text, 3):
+        if has_content(text, 2 if _TEACHING.search(text) else 3):  # « j'enseigne le français » says enough
             lines.add(WORK, short_quote(text), record)
     elif not people and says_something(text) and worth_a_line(text):
         lines.add(ABOUT, short_quote(text), record)

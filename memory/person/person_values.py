@@ -69,7 +69,8 @@ _ROLE = re.compile(
     rf"(?P<role>(?:[a-z-]+\s+){{0,2}}(?:{_ROLE_HEADS}))s?\b(?:\s+at\s+(?P<at>[A-Z][\w&'-]+(?:\s+[A-Z][\w&'-]+)*))?"
     r"|\b(?:je suis|je travaille comme|je bosse comme)\s+(?:une? )?(?P<fr>infirmi\w+|médecin|prof\w*|étudiant\w*|"
     r"développeu\w+|ingénieure?|avocate?|artiste|retraitée?|serveu\w+|vendeu\w+|cuisinière?|boulangère?|"
-    r"comptable|caissière?|architecte|dentiste|vétérinaire|pharmacien\w*|journaliste|chauffeu\w+|coiffeu\w+)\b",
+    r"comptable|caissière?|architecte|dentiste|vétérinaire|pharmacien\w*|journaliste|chauffeu\w+|coiffeu\w+|"
+    r"enseignante?|instit\w*)\b(?:\s+(?P<fr_in>en\s+(?!ce\b|fait\b|plus\b|vrai\b|tout\b)[\wà-ÿ'-]+))?",
     re.I,
 )
 
@@ -78,12 +79,12 @@ _ROLE = re.compile(
 _PAINFUL_ITSELF = re.compile(
     r"^(?:passed away|died|death|funeral|grief|grieving|divorce|divorcing|break ?up|broke up|cancer|depression|"
     r"miscarriage|suicid\w*|est morte?|décédée?|décès|deuil|divorcée?|rupture|dépression|fausse couche|"
-    r"enterrement)$",
+    r"enterrement|.*\b(?:sick|ill|unwell|malade))$",
     re.I,
 )
 _PAINFUL_NEAR = re.compile(
     r"\b(?:hard|tough|rough|difficult|painful|hurts?|hurting|struggl\w*|sad|miss(?:ing)?|scared?|scares|scary|afraid|"
-    r"awful|worried|worry|worrying|inqui[eè]te?|"
+    r"awful|worried|worry|worrying|inqui[eè]te?|weigh\w* on|(?:me|nous) p[eè]s\w*|"
     r"terrible|horrible|lonely|cr(?:y|ied|ying)|worst|broken|heartbroken|anxious|depressed|wasn't easy|"
     r"not easy|dure?s?|difficiles?|triste|mal|peur|pleur\w*|manque|souffr\w*|pas facile)\b",
     re.I,
@@ -101,6 +102,7 @@ _TOPICS = (
     (r"therap\w*|thérapie|psy", "therapy", "la thérapie"),
     (r"harc[eè]lement|harassment", "harassment", "le harcèlement"),
     (r"abuse", "abuse", "les violences"),
+    (r".*\b(?:sick|ill|unwell|malade)", "an illness", "une maladie"),
     (r".*(?:hospital|hôpital|hospitali\w*|urgences|icu|er|réa\w*)", "someone in hospital", "une hospitalisation"),
 )
 
@@ -126,8 +128,8 @@ def role(text: str) -> str | None:
     match = _ROLE.search(text)
     if match is None:
         return None
-    if match["fr"]:
-        return match["fr"]
+    if match["fr"]:  # with its field: « étudiante en droit », « enseignante en maternelle »
+        return f"{match['fr']} {match['fr_in']}" if match["fr_in"] else match["fr"]
     said = " ".join(match["role"].split())
     return f"{said} at {match['at']}" if match["at"] else said
 

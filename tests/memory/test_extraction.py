@@ -128,3 +128,44 @@ def test_someone_close_in_hospital_is_painful_working_in_one_is_not() -> None:
     assert ("emotional", "sensitive", None) in _kinds("my mum is in hospital since Tuesday, I'm scared")
     assert ("emotional", "sensitive", None) in _kinds("mon père est hospitalisé depuis lundi", "fr")
     assert not any(label == "sensitive" for _, label, _ in _kinds("I work in the hospital as a nurse"))
+
+
+def test_teaching_for_a_living_is_work_teaching_oneself_is_not() -> None:
+    assert ("semantic", "about", None) in _kinds("I teach third grade")
+    assert ("semantic", "about", None) in _kinds("I've been teaching at the same school for years")
+    assert ("semantic", "about", None) in _kinds("j'enseigne le français", "fr")
+    assert ("semantic", "about", None) in _kinds("je donne des cours de yoga le soir", "fr")
+    assert _kinds("I teach myself guitar in the evenings") == []
+    assert not [k for k in _kinds("I'm teaching my daughter to swim") if k[1] == "about"]
+
+
+def test_a_new_hobby_is_a_like_in_both_languages() -> None:
+    def likes(text: str, language: str = "en") -> list[str | None]:
+        return [c.topic for c in extract_offline(text, AT, "UTC", language) if c.label == "likes"]
+
+    assert likes("I've really gotten into woodworking lately") == ["woodworking"]
+    assert likes("I took up running in January") == ["running"]
+    assert likes("je me suis mis à la poterie", "fr") == ["la poterie"]
+    assert likes("je me suis remise au piano cet été", "fr") == ["piano"]
+    for text, language in (("I got into Oxford", "en"), ("I took up the offer", "en"),
+                           ("je me suis mis à pleurer", "fr")):  # fmt: skip
+        assert likes(text, language) == [], text
+
+
+def test_someone_close_who_is_ill_is_painful_being_sick_of_something_is_not() -> None:
+    assert ("emotional", "sensitive", None) in _kinds("my dad has been sick for weeks and it's weighing on me")
+    assert ("emotional", "sensitive", None) in _kinds("my grandma's really ill")
+    assert ("emotional", "sensitive", None) in _kinds("mon père est malade", "fr")
+    assert ("emotional", "sensitive", None) in _kinds("ma sœur est tombée malade", "fr")
+    for text, language in (("I'm sick of this", "en"), ("my boss is sick of my excuses", "en"),
+                           ("that gig last night was sick", "en"), ("j'étais malade hier", "fr"),
+                           ("c'est malade ce truc", "fr")):  # fmt: skip
+        assert not any(label == "sensitive" for _, label, _ in _kinds(text, language)), text
+
+
+def test_pets_and_children_named_in_everyday_words_are_relationships() -> None:
+    assert ("semantic", "relationship", "daughter") in _kinds("we just had a baby girl, her name is Zara")
+    assert ("semantic", "relationship", "retriever") in _kinds("we adopted a golden retriever called Mango")
+    assert ("semantic", "relationship", "chat") in _kinds("on a deux chats, Pixel et Nougat", "fr")
+    assert not [k for k in _kinds("my friend's dog is called Rex") if k[1] == "relationship"]
+    assert not [k for k in _kinds("le chat de ma copine s'appelle Filou", "fr") if k[1] == "relationship"]

@@ -226,3 +226,32 @@ def test_what_they_love_and_what_they_dislike_are_lines_of_their_own_in_their_la
     model = build_person_model("telegram:1", facts, [], NOW, "UTC")
     assert [text for text, _ in shown_lines(model, "en", NOW.date())] == ["Loves: jazz", "Dislikes: crowded trains"]
     assert [text for text, _ in shown_lines(model, "fr", NOW.date())] == ["Aime : jazz", "N'aime pas : crowded trains"]
+
+
+def test_someone_close_who_is_ill_is_gentleness_and_teaching_is_work() -> None:
+    facts = _newest_first(
+        _record("my dad has been sick for weeks and it's weighing on me", MemoryKind.EMOTIONAL, label="sensitive"),
+        _record("mon père est malade", MemoryKind.EMOTIONAL, label="sensitive", days_ago=1.1),
+        _record("I teach third grade", label="about", days_ago=1.2),
+        _record("Teaches French at a lycée in Nantes", label="about", days_ago=1.3),  # as a model writes it
+        _record("I'm sick of this weather", label="about", days_ago=1.4),
+    )  # fmt: skip
+    model = build_person_model("telegram:1", facts, [], NOW, "UTC")
+    assert {line.value for line in model.lines if line.aspect == GENTLE} == {"an illness (dad)", "mon père est malade"}
+    assert [line.value for line in model.lines if line.aspect == "work"] == [
+        "I teach third grade", "Teaches French at a lycée in Nantes"]  # fmt: skip
+    assert not any("weather" in line.value for line in model.lines if line.aspect == GENTLE)
+    short = build_person_model("telegram:1", [_record("j'enseigne le français", label="about")], [], NOW, "UTC")
+    assert [(line.aspect, line.value) for line in short.lines] == [("work", "j'enseigne le français")]
+
+
+def test_pets_and_children_named_in_everyday_words_are_people_and_animals() -> None:
+    facts = _newest_first(
+        _record("we have two cats, Pixel and Nougat", label="relationship", subject="cat", topic="Pixel"),
+        _record("we just had a baby girl, her name is Zara", label="relationship", subject="daughter", topic="Zara",
+                days_ago=1.1),
+        _record("my friend's dog is called Rex and he's hilarious", label="about", days_ago=1.2),
+    )  # fmt: skip
+    model = build_person_model("telegram:1", facts, [], NOW, "UTC")
+    people = [(line.value, line.relation) for line in model.lines if line.aspect == PERSON]
+    assert people == [("Pixel", "cat"), ("Nougat", "cat"), ("Zara", "daughter")]

@@ -34,7 +34,10 @@ def test_a_like_is_a_short_noun_phrase(topic: str, shown: str) -> None:
     [("Honestly the long hours paid off now that I'm a shift supervisor- it's wild", "shift supervisor"),
      ("I work as a nurse at Saint-Luc, mostly nights", "nurse at Saint-Luc"),
      ("Works weekends as a barista", "barista"),
-     ("Je suis infirmière de nuit depuis trois ans", "infirmière")],
+     ("Je suis infirmière de nuit depuis trois ans", "infirmière"),
+     ("je suis enseignante en maternelle", "enseignante en maternelle"),
+     ("je suis étudiante en droit", "étudiante en droit"),
+     ("je suis prof en ce moment", "prof")],
 )  # fmt: skip
 def test_a_job_is_shown_as_its_role(said: str, job: str) -> None:
     assert role(said) == job

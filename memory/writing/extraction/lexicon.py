@@ -53,26 +53,23 @@ def as_written(what: str) -> str:
 
 RELATIONS = (
     "sister|brother|mom|mum|mother|dad|father|wife|husband|son|daughter|best friend|friend|boyfriend|"
-    "girlfriend|partner|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|boss|colleague|niece|nephew|"
+    "girlfriend|partner|grandma|grandmother|grandpa|grandfather|grandad|granddad|granny|nan|aunt|uncle|cousin|boss|"
+    "colleague|niece|nephew|"
     "sœur|soeur|frère|frere|mère|mere|maman|père|pere|papa|femme|mari|fils|fille|meilleure amie|meilleur ami|"
     "amie|ami|copain|copine|compagne|compagnon|grand-mère|grand-père|mamie|papi|tante|oncle|cousine|patron|"
     "patronne|chef|collègue|nièce|neveu"
 )
-PETS = "cat|dog|kitten|puppy|rabbit|bunny|hamster|parrot|horse|chat|chatte|chien|chienne|chaton|lapin|cheval"
+PETS = (
+    "cat|dog|kitten|puppy|rabbit|bunny|hamster|guinea pig|ferret|parrot|budgie|tortoise|turtle|horse|pony|goat|"
+    "greyhound|retriever|labrador|terrier|spaniel|poodle|husky|beagle|collie|corgi|pug|dachshund|"
+    "chat|chatte|chien|chienne|chaton|chiot|lapin|cochon d'inde|furet|perroquet|perruche|tortue|cheval|poney|chèvre"
+)
 
 MY_RELATION = re.compile(rf"\b(?:my|mon|ma|mes)\s+(?P<who>{RELATIONS}|{PETS})(?:'s)?\b", re.I)
 # "my sister Léa", "ma grand-mère, Zoé", "my cat is called Miso": a relative or a pet and their name.
 NAMED_RELATION = re.compile(
     rf"\b(?i:my|mon|ma|our|notre)\s+(?P<who>(?i:{RELATIONS}|{PETS}))(?:'s name is| is called| is named| named| called|"
     r" s'appelle| qui s'appelle| nommée?|,)?\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
-)
-# "we have a cat named Pickles", "I've got a little brother, Sam", « j'ai un chien qui s'appelle Biscotte »,
-# « on a une chatte, Nala »: someone in their life, introduced by having them.
-HAS_NAMED = re.compile(
-    r"\b(?i:i have|i've got|i have got|i got|we have|we've got|we have got|we got|j'ai|on a|nous avons)\s+"
-    r"(?i:a|an|un|une)\s+(?i:(?:little|new|old|big|baby|younger|older|petite?|vieux|vieille|grande?|jeune)\s+)?"
-    rf"(?P<who>(?i:{RELATIONS}|{PETS}))(?:\s+(?i:named|called|who's called|who is called|qui s'appelle|nommée?|"
-    r"appelée?|prénommée?)|,)\s+(?P<name>[A-ZÀ-Ý][a-zà-ÿ-]+)\b"
 )
 NAME_POSSESSIVE = re.compile(r"\b(?P<who>[A-Z][a-zà-ÿ]+)'s\b|\bde (?P<who2>[A-Z][a-zà-ÿ]+)\b")
 
@@ -87,7 +84,14 @@ SENSITIVE = re.compile(
     r"rupture|dépression|thérapie|psy|fausse couche|enterrement|harcèlement|harassment|abuse|"
     # Someone close in hospital (not working there): "my mum is in hospital", « mon père est hospitalisé ».
     r"(?<!work )(?<!works )(?<!working )in (?:the )?(?:hospital|icu|er)|hospitali[sz]ed|hospitalisée?s?|"
-    r"(?:est|sont|suis|était|a été) (?:à l'hôpital|aux urgences|en réa\w*))\b",
+    r"(?:est|sont|suis|était|a été) (?:à l'hôpital|aux urgences|en réa\w*)|"
+    # Someone close who is ill (not "sick of", not "that gig was sick", not oneself with a cold): "my dad has
+    # been sick for weeks", "she's really ill", « mon père est malade », « elle est tombée malade ».
+    rf"(?:he|she|(?:my|our|her|his|their)\s+(?:\w+\s+)?(?:{RELATIONS}|{PETS}))(?:'s|\s+is|\s+was|\s+has been|'s been|"
+    r"\s+had been|\s+got|\s+fell|\s+became)\s+(?:(?:really|very|so|quite|seriously|terribly|badly|gravely)\s+)?"
+    r"(?:sick|ill|unwell)(?!\s+(?:of|and tired)\b)|"
+    rf"(?:(?:mon|ma|notre|sa|son)\s+(?:\w+\s+)?(?:{RELATIONS}|{PETS})|il|elle)\s+(?:est|était|a été)\s+(?:tombée?\s+)?"
+    r"(?:(?:très|gravement|vraiment|si|tellement|encore)\s+)?malade)\b",
     re.I,
 )
 MEAT = re.compile(

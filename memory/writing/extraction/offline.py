@@ -15,7 +15,8 @@ from memory.records import MemoryKind
 from memory.words.text_caches import text_cache
 from memory.writing.extraction.candidates import Candidate, unique
 from memory.writing.extraction.dated import extract_dated
-from memory.writing.extraction.lexicon import CHANGE, HAS_NAMED, NAMED_RELATION, SENSITIVE
+from memory.writing.extraction.lexicon import CHANGE, SENSITIVE
+from memory.writing.extraction.named import named_people
 
 # The people and animals closest to someone, said without a name: "my husband and I", "our kids", « mes enfants ».
 _FAMILY = re.compile(
@@ -29,10 +30,18 @@ _NAMED_BEFORE = re.compile(r"(?-i:[A-ZÀ-Ý])[\w'-]*,\s*$")  # "Miso, my cat, �
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]*")
 _MAX_FACT_WORDS = 30
 
-_NAMED = NAMED_RELATION  # "My dog is called Rex" at the start of a sentence too
 _LIKE = re.compile(
     r"\b(?:i (?:really |absolutely |just )?(?:love|adore|like|enjoy|am into|'m into|am a fan of|'m a fan of|"
-    r"am passionate about)|i'm (?:really )?into|i'm (?:so |totally |really |kind of |kinda )?(?:obsessed with|"
+    r"am passionate about)|i'm (?:really )?into|"
+    # A new hobby: "I've really gotten into woodworking", "I took up running", « je me suis mise à la poterie »
+    # ("I got into Oxford", "I took up the offer" and « je me suis mis à pleurer » are none).
+    r"i(?:'ve| have)? (?:really |recently |lately |kind of |kinda |totally |properly )?gotten (?:really |so |"
+    r"super |kind of |kinda |totally |properly )?into|i(?:'ve| have)? got (?:really|so|super|totally|properly|"
+    r"kind of|kinda) into|i (?:really|totally|properly) got into|i'm (?:really |slowly )?getting into|"
+    r"i(?:'ve| have) been getting into|i(?:'ve| have)? (?:just |recently |finally )?(?:took|taken) up"
+    r"(?!\s+(?:the|a|an|my|your|too|so|much|space|time|room)\b)|"
+    r"je me suis (?:re)?mise? (?:à(?= la | l')|au|aux)|je me suis (?:lancée?|mise?) dans(?= la | le | l'| les )|"
+    r"je me passionne pour|i'm (?:so |totally |really |kind of |kinda )?(?:obsessed with|"
     r"hooked on|addicted to|crazy about|a (?:big |huge )?fan of)|j'adore|j'aime(?: beaucoup| bien)?|je kiffe|"
     r"je suis (?:une? )?(?:grande? )?fan d[e']|je suis (?:trop |complètement )?(?:accro|addict) (?:à|au|aux)|"
     r"je suis dingue d[e']|je raffole d[e']|je suis passionnée? (?:de|par))\s+(?P<topic>[^,;]+)",
@@ -52,7 +61,12 @@ _NOT_ANYMORE = re.compile(
 _ABOUT = re.compile(
     r"\b(?:i'm (?:a |an )?(?:vegetarian|vegan|pescatarian)|i am (?:a |an )?(?:vegetarian|vegan)|"
     r"i(?:'m| am) (?:a|an) [a-z]+(?:ist|er|or|ian|ant|ent|nurse|doctor|chef|student|teacher)\b|"
-    r"i work (?:as|at|in|for)|i'm from|i am from|i study|i have (?:a|an|two|three) |i've got (?:a|an) |"
+    r"i work (?:as|at|in|for)|"
+    # Teaching for a living ("I teach third grade", « j'enseigne le français »), not oneself or one's son.
+    r"i(?:'m| am|'ve been| have been)? teach(?:ing)?\b(?!\s+(?:myself|yourself|himself|herself|themselves|"
+    r"me|him|her|them|us|you|my (?:son|daughter|kids?|children|boy|girl|little|brother|sister|dog|cat|puppy|"
+    r"nephew|niece))\b)|j'enseigne\b(?! à (?:mon|ma|mes)\b)|je suis (?:enseignante?|instit\w*|professeure?)|"
+    r"je donne (?:des )?cours|i'm from|i am from|i study|i have (?:a|an|two|three) |i've got (?:a|an) |"
     r"we have (?:a|an|two|three) |we've got (?:a|an|two) |"
     # Studies and work said the way people say them: "I'm in my second year of law school", "I'm doing an
     # internship", « je suis en troisième année de médecine », « je fais un stage ».
@@ -93,6 +107,15 @@ _HARD_TIMES = re.compile(
     re.I,
 )
 _TOPIC_END = re.compile(r"\s+(?:because|but|and i|when|parce que|mais|quand|car)\b.*$", re.I)
+# When it started or how long it has been, said after a like: "running in January", « la poterie cet été ».
+_WHEN_SAID = re.compile(
+    r"\s+(?:anymore|any more|now|lately|these days|recently|at the moment|right now|désormais|maintenant|"
+    r"en ce moment|ces temps-ci|depuis peu|(?:this|last) (?:year|summer|winter|spring|autumn|fall|month|week)|"
+    r"(?:in|since) (?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"the (?:summer|winter|spring|autumn|fall))|cette année|cet (?:été|hiver|automne)|ce printemps|"
+    r"(?:en|depuis) (?:janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre))$",
+    re.I,
+)
 _SELF_TOPICS = re.compile(r"^(?:you|it|that|this|toi|te|ça|ca|cela)\b", re.I)
 
 
@@ -107,8 +130,7 @@ def _fact_text(sentence: str) -> str:
 
 def _topic(raw: str) -> str | None:
     topic = _TOPIC_END.sub("", raw).strip(" .!?\"'")
-    topic = re.sub(r"\s+(?:anymore|any more|now|lately|these days|recently|at the moment|right now|désormais|"
-                   r"maintenant|en ce moment|ces temps-ci|depuis peu)$", "", topic, flags=re.I)
+    topic = _WHEN_SAID.sub("", topic)
     if not topic or _SELF_TOPICS.match(topic) or len(topic.split()) > 8:
         return None
     return topic
@@ -120,9 +142,8 @@ def _facts(sentence: str) -> list[Candidate]:
     found: list[Candidate] = []
     if name := (match["name"] if (match := NAME_STATEMENT.search(sentence)) else introduced_name(sentence)):
         found.append(Candidate(MemoryKind.SEMANTIC, text, "name", None, 0.9, topic=name, change=True))
-    for match in (*_NAMED.finditer(sentence), *HAS_NAMED.finditer(sentence)):
-        found.append(Candidate(MemoryKind.SEMANTIC, text, "relationship", match["who"].lower(), 0.8,
-                               topic=match["name"]))  # fmt: skip
+    for name, who in named_people(sentence):
+        found.append(Candidate(MemoryKind.SEMANTIC, text, "relationship", who, 0.8, topic=name))
     if (
         not found and not SENSITIVE.search(sentence) and (match := _FAMILY.search(sentence))
         and not _NAMED_BEFORE.search(sentence[: match.start()])
