@@ -9,13 +9,16 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
 
+# Telegram's script for Mini Apps, the one third-party script a page loads (launch.html): named whole, so no other
+# script of telegram.org may run either.
+TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 # The Telegram clients that show a Mini App in a frame (Telegram Web's K and A versions, and their older own
 # addresses); no other site may frame the page (clickjacking).
 TELEGRAM_FRAMERS = ("https://web.telegram.org", "https://webk.telegram.org", "https://webz.telegram.org")
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'none'",
-        "script-src 'self' https://telegram.org",
+        "script-src 'self' " + TELEGRAM_SCRIPT,
         "style-src 'self'",
         "img-src 'self' data:",
         "connect-src 'self'",

@@ -240,7 +240,8 @@ async def test_every_page_is_locked_down(redis_url: str, data_dir: Path, clock: 
             async with browser.get(f"{web.base}{path}") as response:
                 assert response.status == 200, path
                 csp = response.headers["Content-Security-Policy"]
-                assert "script-src 'self' https://telegram.org;" in csp and "unsafe-inline" not in csp
+                assert "script-src 'self' https://telegram.org/js/telegram-web-app.js;" in csp
+                assert "unsafe-inline" not in csp and "https://telegram.org " not in csp
                 assert response.headers["Cache-Control"] == "no-store"
                 body = await response.text()
                 if path == "/export":
@@ -293,6 +294,8 @@ async def test_dates_settings_and_why_come_with_the_memories(redis_url: str, dat
         core = web.core
         assert (await core.commands.set_birthday(ANA, "March 20")).ok
         assert (await core.commands.set_checkins(ANA, "on")).ok
+        assert (await core.commands.set_group_sharing(ANA, "on")).ok
+        assert (await core.commands.set_language(ANA, "en")).ok
         assert (await core.commands.remember(ANA, "My cat is called Miso")).ok
         assert (await core.commands.remember(ANA, "My boat is called Zanzibar")).ok
         await say(core, clock, "Tell me about Miso, my cat", ANA)
@@ -312,6 +315,8 @@ async def test_dates_settings_and_why_come_with_the_memories(redis_url: str, dat
         settings = html[html.index('id="settings-title"') :]
         assert "<dt>Time zone</dt><dd>Europe/Paris</dd>" in settings
         assert "<dt>Check-ins</dt><dd>on</dd>" in settings and "<dt>Voice replies</dt><dd>off</dd>" in settings
+        assert "<dt>Language</dt><dd>English</dd>" in settings
+        assert "<dt>Private memories in groups</dt><dd>on</dd>" in settings
 
 
 async def test_older_memories_are_a_page_away(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
