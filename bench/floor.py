@@ -18,19 +18,16 @@ Each part is also timed alone, 300 times in a row (the "hot" floor), then alone 
 each call (the "paused" floor), and the engine is printed as a multiple of both. The hot floor is a bound no
 message reaches: repeated back to back, a part finds its code and data in the CPU's caches, the worker thread and
 the valkey server awake. Give each call a pause as long as a message and the same parts take what they take in
-a message (2026-12-02, quiet box: search 1.04 ms hot, 1.92 ms paused, 2.43 ms right after the message's
-embedding; round trip 0.11 / 0.26 / 0.45 ms; embedding 3.66 / 3.90 / 4.04 ms). Until 2026-12-02 the hot floor
-was the headline; from run to run it moved more than the engine did (its embedding 2.2-4.0 ms on one quiet box
-within the hour), and the ratio with it (2.3x to 5.0x, while the engine stayed at 2.1x the floor of one message).
+a message. The headline is the floor of one message: the hot floor moves from run to run more than the engine
+does, and the engine's ratio to it more still (CHANGELOG.md has the runs that showed it).
 
 The person's memories are written through the real path (`remember_exchange`: extraction, consolidation,
 episodes) from synthetic FR/EN sentences; 200 other people hold as many memories between them.
 
 What is measured is what the app does:
 - the index is opened as the app opens the embedded one, keeping the records recall reads between recalls
-  (memory/index_factory.py). Until 2026-12 this bench opened it without, so every recall read and decoded
-  ~150 payloads the app reads once: the recall path and the engine overhead were overstated (at 1,650
-  memories, recall p50 ~32 ms without against ~18 ms with, same run, load ~6);
+  (memory/index_factory.py); opened without, every recall would read and decode ~150 payloads the app reads
+  once, and overstate the recall path and the engine overhead;
 - each message's memory write runs after its reply, as the app's outbox worker does, and is waited for
   (`drain`) before the next message is timed: the reply timed never shares the CPU with an earlier write
   (a person who waits for the answer before writing again). Timed from the hand-over to the end of

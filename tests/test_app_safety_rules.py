@@ -47,8 +47,8 @@ CRISIS_MARK = "IMPORTANT, right now:"  # every crisis guidance of a private repl
 CONCERN_EN = "I can't stop thinking about killing myself"
 IMMINENT_EN = "I have pills saved up and I'm going to take them all tonight"
 CONCERN_FR = "je n'arrête pas de penser au suicide"
-# The brief's "j'ai acheté des médicaments pour tout avaler ce soir" is not read by the phrase cues (only, maybe,
-# by the learned head): this one says the same with a phrase the cues hold.
+# « j'ai acheté des médicaments pour tout avaler ce soir » is not read by the phrase cues (only, maybe, by the
+# learned head): this one says the same with a phrase the cues hold.
 IMMINENT_FR = "j'ai acheté des médicaments, ce soir je vais avaler tous mes cachets"
 ORDINARY = ("this traffic is killing me", "I'm not suicidal, just tired")
 CRISES = (CONCERN_EN, IMMINENT_EN, CONCERN_FR, IMMINENT_FR)
