@@ -4,7 +4,7 @@ with SOUVENIR_ENCRYPTION_KEY.
 
     python -m bench.encryption [--size 10000] [--users 200]
 
-The index runs on Qdrant Edge in a temporary dir with the same synthetic memories as bench.memory (real USE
+The index runs on Qdrant Edge in a temporary dir with the same synthetic memories as bench.memory_index (real USE
 vectors replayed with jitter; recall embeds each query with the real model), and the data keys live in an
 embedded valkey. Both runs use the same memories and queries; only the cipher differs.
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import redis.asyncio as aioredis
 
-from bench.memory import ReplayEmbedder, fill, measure_recall, percentile, synthetic_sentences
+from bench.memory_index import ReplayEmbedder, fill, measure_recall, percentile, synthetic_sentences
 from bot.engine.model import ChatTurn
 from memory.embedding import UseEmbedder
 from memory.privacy.crypto import PersonCipher, PlainCipher, RedisDataKeys, TextCipher, new_master_key

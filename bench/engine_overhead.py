@@ -16,14 +16,11 @@ import asyncio
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from contextlib import AsyncExitStack
 from datetime import timedelta
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.app.memory import memory_options
 from bot.config import Settings

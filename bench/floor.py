@@ -53,7 +53,7 @@ from typing import Any
 
 import redis.asyncio as aioredis
 
-from bench.memory import QUERIES, percentile, synthetic_sentences
+from bench.memory_index import QUERIES, percentile, synthetic_sentences
 from bot.engine.conversation.engine import Engine, EngineOptions
 from bot.engine.model import ChatKind, Exchange, IncomingMessage, RecallQuery, Reply, UserRef, dm_conversation_id
 from bot.engine.noop import NoDatedEvents, NoLongTermMemory, NoPlanner

@@ -27,7 +27,7 @@ import numpy as np
 from adapters.web.guard import Visitor
 from adapters.web.pages import memories_page
 from adapters.web.ports import BrowserParts
-from bench.memory import synthetic_sentences
+from bench.memory_index import synthetic_sentences
 from bench.memory_scale import USER, FillEmbedder, fill
 from bot.engine.browser.memory_view import MemoryView
 from bot.engine.commands.user_commands import UserCommands

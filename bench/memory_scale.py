@@ -16,7 +16,7 @@ The fill bypasses extraction (20k messages through the writer would take the ben
 memories are built as the writer stores them — one episode per message; one message in six also gives
 a fact that says exactly the message (the episode's twin, which the writer marks hidden) and one in
 fifty a dated (temporal) memory. Stored texts reuse a few hundred sentences embedded for real with USE,
-plus jitter (bench.memory.ReplayEmbedder); recall queries are embedded for real.
+plus jitter (bench.memory_index.ReplayEmbedder); recall queries are embedded for real.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from bench.memory import QUERIES, synthetic_sentences
+from bench.memory_index import QUERIES, synthetic_sentences
 from bot.config import Settings
 from bot.engine.model import RecallQuery
 from memory.embedding import UseEmbedder

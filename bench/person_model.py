@@ -12,12 +12,8 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import time
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.engine.prompt.person import person_block
 from bot.engine.prompt.tokens import rough_tokens

@@ -22,7 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from bench.floor import PERSON, T0, _Clock, _exchange
-from bench.memory import QUERIES, synthetic_sentences
+from bench.memory_index import QUERIES, synthetic_sentences
 from bot.engine.model import RecallQuery, UserRef
 from memory.embedding import UseEmbedder
 from memory.index_factory import EMBEDDED_CACHED_RECORDS

@@ -3,7 +3,7 @@
     python -m bench.scale_curve [--sizes 10000,100000,1000000] [--users 1000] [--queries 300] [--json OUT]
     python -m bench.scale_curve --sizes 10000,100000 --profile-html /tmp/recall.html   # pyinstrument at the largest
 
-Reuses bench/memory.py's fill (stored memories replay a few thousand real USE vectors with jitter; queries are
+Reuses bench/memory_index.py's fill (stored memories replay a few thousand real USE vectors with jitter; queries are
 embedded for real). At each size it times `QdrantMemoryIndex.search` (hybrid, limit 20, incl. embedding the
 query) and `LongTermMemoryService.recall` over the same index: query embedding, the hybrid and the dense
 searches, re-ranking and the word budget — what a reply waits for. Every question is new (a numbered
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bench.memory import QUERIES, T0, ReplayEmbedder, _Clock, fill, memory_mb, percentile, synthetic_sentences
+from bench.memory_index import QUERIES, T0, ReplayEmbedder, _Clock, fill, memory_mb, percentile, synthetic_sentences
 from bot.engine.model import RecallQuery
 from memory.embedding import UseEmbedder
 from memory.index_factory import EMBEDDED_CACHED_RECORDS

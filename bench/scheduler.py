@@ -17,15 +17,12 @@ import asyncio
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import redis.asyncio as aioredis
 

@@ -1,6 +1,6 @@
 """Memory index benchmark on the embedded (Qdrant Edge) backend.
 
-    python -m bench.memory [--sizes 10000,100000] [--users 1000]
+    python -m bench.memory_index [--sizes 10000,100000] [--users 1000]
 
 Prints the real USE embedding cost, upsert throughput while the index grows to each size, hybrid
 recall latency (p50/p95/p99, *including* embedding the query with the real model) and process RSS.
