@@ -5,6 +5,9 @@
 `open_status_server` serves /healthz, /metrics and the memory browser. Each module wires one concern:
 `stores` (the data folder, Redis, the cipher, the Redis stores), `memory` (long-term memory), `conversation`
 (the engine and its background work), `commands`, `erasure`, `web`, `platforms`; `assembly` opens them in order.
+
+It may import every part (engine, memory, jobs, adapters, LLMs, settings); no part imports it back, only the
+entry points (`bot.cli`, `bot.runner`) do (contracts in pyproject.toml).
 """
 
 from bot.app.assembly import open_core

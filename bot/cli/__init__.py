@@ -1,7 +1,10 @@
 """`souvenir` (also `python -m bot`): run the companion, chat in the terminal, manage memories, evaluate.
 
 Each group of subcommands is a module here that adds its arguments and handlers; this one builds the parser
-from them and runs the handler asked for."""
+from them and runs the handler asked for.
+
+An entry point: it may import anything of Souvenir, the wiring (`bot.app`) included, and nothing imports it but
+`python -m bot` and `python -m memory.evaluation`."""
 
 from __future__ import annotations
 

@@ -5,6 +5,10 @@ Every variable is documented in `.env.example`. `load_settings()` turns validati
 module each: `storage`, `llm` (and embeddings), `companion` (persona, memory, safety), `platforms`,
 `unprompted`, `operations` (stopping, logs, HTTP, the outbox and inbox), `encryption` (encryption at rest),
 `media` (voice notes and pictures); `settings` brings them together with the checks that span groups.
+
+It imports pydantic and pydantic-settings, `bot.errors`, and from the engine only the disclosure policy's values
+(`bot.engine.safety.disclosure`); never the wiring. The parts it configures take small option objects built from
+it in `bot/app/`, not the settings themselves.
 """
 
 from bot.config.checks import is_encryption_key, is_loopback_host

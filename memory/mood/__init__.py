@@ -1,5 +1,9 @@
 """Emotional memory: reading how each message feels (USE embeddings + lexical cues + a small trained head),
-keeping the series, finding patterns, drawing /mood. Values and the `MoodReader` port live in `bot.engine.mood`."""
+keeping the series, finding patterns, drawing /mood. Values and the `MoodReader` port live in `bot.engine.mood`.
+
+It imports numpy and matplotlib (the chart), redis (the series), the embedder and memory's ports, the ciphers,
+the words' text caches and extraction's list of sensitive topics; from the engine its mood values, ports, the
+texts /mood is drawn with and the tone a reading gives the prompt (`bot.engine.prompt.tone`); never the wiring."""
 
 from __future__ import annotations
 

@@ -1,5 +1,8 @@
 """Encryption at rest: per-person data keys wrapped by the master key (`keys`), kept in a key store apart from
-the data (`key_store`), and the ciphers stores use."""
+the data (`key_store`), and the ciphers stores use.
+
+The floor of the privacy room: it imports `cryptography`, redis (a key store of its own) and `bot.errors`, and
+nothing else of memory or of the engine."""
 
 from memory.privacy.crypto.cipher import PersonCipher, PlainCipher, Sealer, TextCipher, is_sealed, open_json, seal_json
 from memory.privacy.crypto.key_store import FileKeyStore, KeyStore, RedisKeyStore
