@@ -1,7 +1,7 @@
 """The memory page as a person with a screen reader or only a keyboard meets it (every field named by a label,
 every action a real button, link or summary, nothing taken out of the tab order, no inline handler), and what it
 leaves behind: no memory text and no word searched in the operator's logs or in any address the browser went
-through; `/forget all` said in the chat ends the page's session."""
+through; `/forget all` said in the chat ends the page's session; the memories shown by kind."""
 
 from __future__ import annotations
 
@@ -149,3 +149,18 @@ async def test_no_memory_text_in_logs_or_addresses_and_forget_all_in_the_chat_en
     assert all(SECRET.lower() not in address.lower() for address in addresses), addresses
     logged = "\n".join(f"{r.getMessage()} {r.exc_text or ''}" for r in caplog.records if r.levelno >= logging.INFO)
     assert SECRET.lower() not in logged.lower()
+
+
+async def test_the_memories_can_be_shown_by_kind(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
+    async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
+        assert (await web.core.commands.remember(ANA, "I live in Paris")).ok  # a fact
+        await say(web.core, clock, "Tell me something nice tonight", ANA)  # a message kept word for word
+        assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
+
+        shown = {}
+        for kind in ("semantic", "episodic"):
+            async with browser.get(f"{web.base}/?kind={kind}") as response:
+                shown[kind] = set(memory_ids(await response.text()))
+
+        assert "I live in Paris" in shown["semantic"] and "Tell me something nice tonight" not in shown["semantic"]
+        assert shown["episodic"] == {"Tell me something nice tonight"}
