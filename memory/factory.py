@@ -15,6 +15,7 @@ from memory.person.person_model_keeper import PersonModelKeeper, PersonModelStor
 from memory.ports import CrisisFollowUps, CrisisNotes, Embedder, ErasureLog, MessageFiles, MoodNotes, SaidTurns
 from memory.privacy.crypto import TextCipher
 from memory.service import LongTermMemoryService
+from memory.store import MemoryStore
 from memory.writing.retention import EpisodeRetention, KnownPeople, sweeping
 
 
@@ -72,10 +73,7 @@ async def open_long_term_memory(
                 options.index, embedder, clock=clock, cipher=cipher, generation=index_generation, opened=index_opened
             )
         )
-        if options.episode_retention_days is not None and people is not None:
-            keep = timedelta(days=options.episode_retention_days)
-            retention = EpisodeRetention(index, people, clock, keep=keep, message_files=message_files)
-            await stack.enter_async_context(sweeping(retention))
+        await _sweep_old_episodes(stack, options, index, clock, people, message_files)
         await asyncio.to_thread(_warm_up_dates, clock.now(), options.default_timezone)
         fade_days = options.episode_fade_days
         service = LongTermMemoryService(
@@ -91,16 +89,34 @@ async def open_long_term_memory(
             moods=moods,
             crisis_notes=crisis_notes,
             crisis_follow_ups=crisis_follow_ups,
-            person_models=PersonModelKeeper(
-                index, person_models, clock, default_timezone=options.default_timezone, erasures=erasures
-            )
-            if person_models is not None
-            else None,
+            person_models=_person_model_keeper(index, person_models, clock, options.default_timezone, erasures),
         )
         try:
             yield service
         finally:
             await service.close()
+
+
+async def _sweep_old_episodes(
+    stack: AsyncExitStack, options: MemoryOptions, index: MemoryStore, clock: Clock, people: KnownPeople | None,
+    message_files: MessageFiles | None,
+) -> None:  # fmt: skip
+    """Episodes older than SOUVENIR_EPISODE_RETENTION_DAYS (and their voice notes' audio) are swept until `stack`
+    closes; without that setting, or without the list of everyone, nothing is."""
+    if options.episode_retention_days is None or people is None:
+        return
+    keep = timedelta(days=options.episode_retention_days)
+    retention = EpisodeRetention(index, people, clock, keep=keep, message_files=message_files)
+    await stack.enter_async_context(sweeping(retention))
+
+
+def _person_model_keeper(
+    index: MemoryStore, models: PersonModelStore | None, clock: Clock, timezone: str, erasures: ErasureLog | None
+) -> PersonModelKeeper | None:
+    """What rebuilds each person's model after their memories change; none where no model store is given."""
+    if models is None:
+        return None
+    return PersonModelKeeper(index, models, clock, default_timezone=timezone, erasures=erasures)
 
 
 def _warm_up_dates(now: datetime, timezone: str) -> None:
