@@ -13,6 +13,7 @@ from adapters.web.guard import Visitor
 from adapters.web.ports import BrowserParts
 from adapters.web.rendering import render
 from adapters.web.texts import days_away, relative, say
+from adapters.web.timeline import history
 from bot.engine.browser.memory_view import KINDS, SEARCH_LIMIT, MemoryBrowsing, ShownMemory
 from bot.engine.browser.person_page import PersonPage
 
@@ -32,6 +33,7 @@ def _shown(memory: ShownMemory, parts: BrowserParts, lang: str) -> dict[str, Any
         "current": memory.current,
         "replaced_by": replaced.text if replaced is not None else None,
         "replaced_when": relative(memory.replaced_at, now, lang) if memory.replaced_at else "",
+        "history": history(memory, now, lang),
     }
 
 

@@ -27,6 +27,9 @@ TEXTS: dict[str, dict[str, str]] = {
     "told": {"en": "told {when}", "fr": "dit {when}"},
     "no_longer_true": {"en": "no longer true", "fr": "plus d'actualité"},
     "replaced_by": {"en": "replaced {when} by:", "fr": "remplacé {when} par :"},
+    "history": {"en": "What was true, in turn", "fr": "Ce qui a été vrai, tour à tour"},
+    "said_on": {"en": "said {when}", "fr": "dit le {when}"},
+    "since": {"en": "since {when}", "fr": "depuis le {when}"},
     "correct": {"en": "Correct", "fr": "Corriger"},
     "correct_label": {"en": "What is true now", "fr": "Ce qui est vrai maintenant"},
     "correct_button": {"en": "Save the correction", "fr": "Enregistrer la correction"},
@@ -268,6 +271,24 @@ def days_away(on: date, today: date, lang: str) -> str:
     """ "today", "tomorrow", "in 12 days"."""
     days = (on - today).days
     return say("today", lang) if days <= 0 else say("tomorrow", lang) if days == 1 else say("in_days", lang, n=days)
+
+
+_MONTHS = {
+    "en": ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"),
+    "fr": ("janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre", "octobre",
+           "novembre", "décembre"),
+}  # fmt: skip
+
+
+def on_day(moment: datetime, now: datetime, lang: str) -> str:
+    """ "3 May" / "3 mai" (with the year when it is not this one's: "3 May 2025")."""
+    day = moment.astimezone(now.tzinfo).date()
+    months = _MONTHS[lang if lang in _MONTHS else "en"]
+    shown = f"{day.day} {months[day.month - 1]}"
+    if lang == "fr" and day.day == 1:
+        shown = f"1er {months[day.month - 1]}"
+    return shown if day.year == now.astimezone(now.tzinfo).year else f"{shown} {day.year}"
 
 
 def relative(moment: datetime, now: datetime, lang: str) -> str:

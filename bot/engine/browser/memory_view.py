@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import pairwise
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
@@ -28,6 +29,7 @@ _MAX_CORRECTION_CHARS = 4000
 PAGE_SIZE = 50  # memories a page shows; older ones are a link away (the first view stays small on a phone)
 SEARCH_LIMIT = 100  # the matches a page of a search shows (the best ones by words and meaning are read first)
 KINDS = ("semantic", "temporal", "episodic", "emotional")
+MAX_STEPS = 20  # the corrections a history shows at most (each one more a read of the store)
 
 
 class CorrectableMemories(MemoryBrowser, Protocol):
@@ -55,13 +57,23 @@ class CorrectableMemories(MemoryBrowser, Protocol):
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One step of a correction's history: what was held, and since when (None for the first: it was said then)."""
+
+    item: MemoryItem
+    since: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ShownMemory:
-    """One memory on the page: what it says, and for one no longer true, the memory that replaced it."""
+    """One memory on the page: what it says, and for one no longer true, the memory that replaced it and the
+    whole chain it belongs to, oldest first (Paris, said in May → Lyon since June → Grenoble since September)."""
 
     item: MemoryItem
     current: bool
     replaced_by: MemoryItem | None = None
     replaced_at: datetime | None = None
+    history: tuple[Step, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,14 +95,68 @@ def _when(text: str | object) -> datetime | None:
         return None
 
 
+def _old(item: MemoryItem) -> bool:
+    return item.extra.get("current") is False
+
+
+async def replaced_in_turn(
+    memories: CorrectableMemories, user_key: str, items: Sequence[MemoryItem]
+) -> dict[str, MemoryItem]:
+    """For each of `items` no longer true, the memory that replaced it; and for each replacement no longer true
+    either (corrected again), the one that replaced that, and so on to the current one (at most `MAX_STEPS` reads,
+    each of the memories found the read before)."""
+    replaced: dict[str, MemoryItem] = {}
+    asked = [item.memory_id for item in items if _old(item)]
+    for _ in range(MAX_STEPS):
+        if not asked:
+            break
+        found = await memories.replacements(user_key, asked)
+        replaced.update(found)
+        asked = [new.memory_id for new in found.values() if _old(new) and new.memory_id not in replaced]
+    return replaced
+
+
+def history_of(
+    item: MemoryItem, known: Mapping[str, MemoryItem], replaced: Mapping[str, MemoryItem]
+) -> tuple[Step, ...]:
+    """The chain of corrections `item` belongs to, oldest first: back through the memories it supersedes that are
+    `known` (on the page, or found as replacements), then on through what replaced each to the current one."""
+    chain = [item]
+    seen = {item.memory_id}
+    while len(chain) < MAX_STEPS:  # back: what the first one superseded
+        before = [known[i] for i in _supersedes(chain[0]) if i in known and i not in seen]
+        if not before:
+            break
+        chain.insert(0, before[0])
+        seen.add(before[0].memory_id)
+    while len(chain) < 2 * MAX_STEPS:  # on: what replaced the last one
+        after = replaced.get(chain[-1].memory_id)
+        if after is None or after.memory_id in seen:
+            break
+        chain.append(after)
+        seen.add(after.memory_id)
+    steps = [Step(chain[0])]
+    for previous, step in pairwise(chain):
+        steps.append(Step(step, _when(previous.extra.get("valid_to")) or step.created_at))
+    return tuple(steps)
+
+
+def _supersedes(item: MemoryItem) -> list[str]:
+    ids = item.extra.get("supersedes")
+    return [str(i) for i in ids] if isinstance(ids, list) else []
+
+
 def shown_memories(items: Sequence[MemoryItem], replaced: Mapping[str, MemoryItem]) -> tuple[ShownMemory, ...]:
-    """Newest first, each no longer true one with the memory that replaced it (`replaced`, by id)."""
+    """Newest first, each no longer true one with the memory that replaced it (`replaced`, by id) and the chain
+    of corrections it belongs to (`replaced` holds the replacements' replacements too: `replaced_in_turn`)."""
+    known = {m.memory_id: m for m in (*items, *replaced.values())}
     shown = [
         ShownMemory(
             item,
-            current=item.extra.get("current") is not False,
+            current=not _old(item),
             replaced_by=replaced.get(item.memory_id),
             replaced_at=_when(item.extra.get("valid_to")),
+            history=history_of(item, known, replaced) if _old(item) else (),
         )
         for item in items
     ]
@@ -171,8 +237,7 @@ class MemoryView:
                 listed = await self._memories.browse_memories(user.key, (number - 1) * page_size, page_size,
                                                               kind=kind)  # fmt: skip
             items = list(listed.items)
-        old = [item.memory_id for item in items if item.extra.get("current") is False]
-        replaced = await self._memories.replacements(user.key, old) if old else {}
+        replaced = await replaced_in_turn(self._memories, user.key, items)
         return MemoryBrowsing(language, known, shown_memories(items, replaced), found, number, pages)
 
     async def about(self, user: UserRef) -> PersonPage:

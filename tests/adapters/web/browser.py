@@ -86,5 +86,5 @@ def session_of(html: str) -> str:
 
 def memory_ids(html: str) -> dict[str, str]:
     """Each memory's text on the page → its id."""
-    found = re.findall(r'id="memory-([0-9a-f-]{36})">\s*<p class="text">([^<]*)</p>', html)
+    found = re.findall(r'id="memory-([0-9a-f-]{36})">\s*<p class="text"[^>]*>([^<]*)</p>', html)
     return {unescape(text): memory_id for memory_id, text in found}

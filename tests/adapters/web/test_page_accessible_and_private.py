@@ -108,7 +108,7 @@ async def test_every_field_has_a_label_and_every_action_is_a_button(
         ) as response:  # fmt: skip
             receipt = await response.text()
 
-        assert "<details>" in corrected and "<summary>" in corrected  # the correct form opens from the keyboard
+        assert "<details>" in corrected and "<summary" in corrected  # the correct form opens from the keyboard
         assert len(controls_of(corrected).buttons) >= 5 and len(controls_of(corrected).fields) >= 4
         for html in (corrected, receipt):
             assert_usable(html, language)
