@@ -1,5 +1,6 @@
-"""SOUVENIR_EPISODE_RETENTION_DAYS as `souvenir run` wires it: a month later the message is gone from
-/memories and from what the model is shown, the fact learnt from it is still there; unset, all is kept."""
+"""SOUVENIR_EPISODE_RETENTION_DAYS as `souvenir run` wires it: a month later the message (an episode, not itself
+a fact the offline rules keep) is gone from /memories and from what the model is shown, the fact learnt from it is
+still there; unset, all is kept."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from tests.fakes.llm_script import Reply
 from tests.test_app_erasure import LEA, say
 
 FACTS = '{"facts": [{"text": "Léa has a cat named Miso"}], "events": []}'
-SAID = "I adopted a cat, her name is Miso."
+SAID = "Today I brought a little cat home from the shelter: Miso."
 
 
 def _settings(redis_url: str, data_dir: Path, llm: FakeOpenAI, retention: int | None) -> Settings:
