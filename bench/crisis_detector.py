@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.engine.safety.crisis import LearnedCrisis, learned_level, phrase_crisis, read_crisis, shows_crisis
-from memory.crisis.features import features
 from memory.crisis.head import CrisisHead
 from memory.crisis.labelled import FRESH, FRESH_SETS, load_labelled
 from memory.crisis.scoring import line, misses, score
@@ -84,7 +83,7 @@ async def _main(args: argparse.Namespace) -> dict[str, object]:
         rows = load_labelled(fresh)
         texts = [r.text for r in rows]
         vectors = await embedder.embed(texts)
-        learned = [LearnedCrisis(*map(float, p)) for p in head.probabilities(features(texts, vectors))]
+        learned = [LearnedCrisis(*map(float, p)) for p in head.probabilities(texts, vectors)]
         said = {
             "phrase cues": [int(read_crisis(t).level) if phrase_crisis(t) else 0 for t in texts],
             "learned reader": [int(learned_level(t, lc)) for t, lc in zip(texts, learned, strict=True)],
@@ -106,7 +105,7 @@ async def _main(args: argparse.Namespace) -> dict[str, object]:
     for _ in range(args.repeats):
         for text, vector in zip(texts, vectors, strict=True):
             started = time.perf_counter()
-            probabilities = head.probabilities(features([text], [vector]))[0]
+            probabilities = head.probabilities([text], [vector])[0]
             read_crisis(text, LearnedCrisis(*map(float, probabilities)))
             added.append((time.perf_counter() - started) * 1000)
     embed: list[float] = []

@@ -3,24 +3,30 @@ and the letters inside them.
 
 The cues are signals, not verdicts: a denied phrase ("I'm not suicidal") and an idiom ("this job is killing me")
 are features the head weighs against what the embedding says, like a person reading the whole sentence would.
+
+Words and letter runs are looked up in the training set's own vocabulary, kept with the head: a word it never
+saw adds nothing, where a hashed bucket would have lent it the weight of whichever word shared the bucket
+("702" read as "voulais juste"). Every number reads as one word, "0": a chat id is not a time.
 """
 
 from __future__ import annotations
 
 import itertools
 import re
-import zlib
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from bot.engine.safety.crisis import phrase_crisis
 from bot.engine.safety.crisis_cues import IDIOMS, IMMINENT, OTHERS, PHRASES, STORY, normalised
 
-WORD_BUCKETS = 2048
-CHARACTER_BUCKETS = 4096
 CHARACTER_GRAMS = (3, 4, 5)
+WORD_MIN_COUNT = 2  # a word or word pair enters the vocabulary when this many training lines hold it
+CHARACTER_MIN_COUNT = 3
 _WORD = re.compile(r"[a-z0-9]+")
+_NUMBER = re.compile(r"[0-9]+")
 CUES = ("phrase", "phrase_any", "imminent", "idiom", "others", "story", "question", "laughing")
 _LAUGHING = ("lol", "mdr", "ptdr", "haha", "xd", "😂", "🤣")
 
@@ -38,36 +44,70 @@ def cue_vector(text: str) -> np.ndarray:
     )  # fmt: skip
 
 
-def word_vector(text: str) -> np.ndarray:
-    """Which words and word pairs the message holds, hashed into `WORD_BUCKETS` (a stable hash: the same
-    buckets in every process). Slang and the words around a phrase ("pour l'escalade") the embedding blurs."""
-    words = _WORD.findall(normalised(text))
-    grams = [*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))]
-    vector = np.zeros(WORD_BUCKETS, dtype=np.float32)
-    for gram in grams:
-        vector[zlib.crc32(gram.encode()) % WORD_BUCKETS] = 1.0
-    return vector
+def _words(text: str) -> list[str]:
+    return _WORD.findall(_NUMBER.sub("0", normalised(text)))
 
 
-def character_vector(text: str) -> np.ndarray:
-    """Which 3-, 4- and 5-letter runs the message's words hold (each word marked at both ends), hashed into
-    `CHARACTER_BUCKETS`. Spellings no word list holds share their letters with the words they play on:
-    "jveux", "unalive", "mourrir", "killin myself", "suicidaire" beside "suicide"."""
-    vector = np.zeros(CHARACTER_BUCKETS, dtype=np.float32)
-    for word in _WORD.findall(normalised(text)):
+def word_grams(text: str) -> set[str]:
+    """The message's words and word pairs: slang and the words around a phrase ("pour l'escalade") the
+    embedding blurs."""
+    words = _words(text)
+    return {*words, *(f"{a} {b}" for a, b in itertools.pairwise(words))}
+
+
+def character_grams(text: str) -> set[str]:
+    """The 3-, 4- and 5-letter runs of the message's words, each word marked at both ends. Spellings no word
+    list holds share their letters with the words they play on: "jveux", "unalive", "mourrir", "killin myself",
+    "suicidaire" beside "suicide"."""
+    grams: set[str] = set()
+    for word in _words(text):
         marked = f"<{word}>"
         for size in CHARACTER_GRAMS:
-            for start in range(len(marked) - size + 1):
-                vector[zlib.crc32(b"c" + marked[start : start + size].encode()) % CHARACTER_BUCKETS] = 1.0
-    return vector
+            grams.update(marked[start : start + size] for start in range(len(marked) - size + 1))
+    return grams
 
 
-def features(texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> np.ndarray:
-    """The head's input, one row a text: its embedding, its cue vector, its hashed words and letter runs."""
+def _frequent(texts: Iterable[str], grams_of: Callable[[str], set[str]], min_count: int) -> tuple[str, ...]:
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(grams_of(text))
+    return tuple(sorted(gram for gram, count in counts.items() if count >= min_count))
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The words, word pairs and letter runs the head has weights for, in feature order."""
+
+    words: tuple[str, ...]
+    characters: tuple[str, ...]
+    _index: dict[str, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        index = {f"w {gram}": i for i, gram in enumerate(self.words)}
+        index.update({f"c {gram}": len(self.words) + i for i, gram in enumerate(self.characters)})
+        object.__setattr__(self, "_index", index)
+
+    @classmethod
+    def of(cls, texts: Sequence[str]) -> Vocabulary:
+        """What the training lines hold often enough to learn a weight for."""
+        return cls(_frequent(texts, word_grams, WORD_MIN_COUNT), _frequent(texts, character_grams, CHARACTER_MIN_COUNT))
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def vector(self, text: str) -> np.ndarray:
+        vector = np.zeros(len(self._index), dtype=np.float32)
+        keys = [f"w {gram}" for gram in word_grams(text)] + [f"c {gram}" for gram in character_grams(text)]
+        hits = [self._index[key] for key in keys if key in self._index]
+        vector[hits] = 1.0
+        return vector
+
+
+def features(texts: Sequence[str], vectors: Sequence[Sequence[float]], vocabulary: Vocabulary) -> np.ndarray:
+    """The head's input, one row a text: its embedding, its cue vector, its known words and letter runs."""
     embedded = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
     if not texts:
         return embedded
     cues = np.stack([cue_vector(t) for t in texts])
-    words = np.stack([word_vector(t) for t in texts])
-    characters = np.stack([character_vector(t) for t in texts])
-    return np.hstack([embedded, cues, words, characters])
+    known = np.stack([vocabulary.vector(t) for t in texts])
+    return np.hstack([embedded, cues, known])

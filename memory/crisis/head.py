@@ -1,15 +1,19 @@
 """Multinomial logistic regression in numpy over (none, concern, imminent): the learned crisis reader's weights.
 
-Features are the message's USE embedding followed by the cue vector (`memory.crisis.features`), standardised
-with the training set's mean and spread. The package ships the trained weights (`crisis_head.npz`, ~10 kB).
+Features are the message's USE embedding, the cue vector and the known words and letter runs
+(`memory.crisis.features`), standardised with the training set's mean and spread. The package ships the trained
+weights with the vocabulary they were trained on (`crisis_head.npz`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from memory.crisis.features import Vocabulary, features
 
 LEVELS = ("none", "concern", "imminent")
 SHIPPED_HEAD = Path(__file__).with_name("crisis_head.npz")
@@ -22,10 +26,15 @@ class CrisisHead:
     mean: np.ndarray  # (features,)
     scale: np.ndarray  # (features,)
     embedding_dimension: int
+    vocabulary: Vocabulary
 
-    def probabilities(self, features: np.ndarray) -> np.ndarray:
+    def probabilities(self, texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> np.ndarray:
+        """Each text (with its embedding) -> (none, concern, imminent) probabilities, one row a text."""
+        return self.probabilities_of(features(texts, vectors, self.vocabulary))
+
+    def probabilities_of(self, rows: np.ndarray) -> np.ndarray:
         """(n, features) -> (n, levels) probabilities, in `LEVELS` order."""
-        logits = ((features - self.mean) / self.scale) @ self.weights + self.bias
+        logits = ((rows - self.mean) / self.scale) @ self.weights + self.bias
         logits -= logits.max(axis=1, keepdims=True)
         exp = np.exp(logits)
         return np.asarray(exp / exp.sum(axis=1, keepdims=True))
@@ -35,6 +44,7 @@ class CrisisHead:
             path, weights=self.weights.astype(np.float32), bias=self.bias.astype(np.float32),
             mean=self.mean.astype(np.float32), scale=self.scale.astype(np.float32),
             embedding_dimension=np.array(self.embedding_dimension), levels=np.array(LEVELS),
+            words=np.array(self.vocabulary.words), characters=np.array(self.vocabulary.characters),
         )  # fmt: skip
 
     @classmethod
@@ -42,28 +52,31 @@ class CrisisHead:
         with np.load(path) as data:
             if tuple(str(level) for level in data["levels"]) != LEVELS:
                 raise ValueError(f"{path}: not a crisis head for the levels {LEVELS}")
-            return cls(data["weights"], data["bias"], data["mean"], data["scale"], int(data["embedding_dimension"]))
+            vocabulary = Vocabulary(tuple(map(str, data["words"])), tuple(map(str, data["characters"])))
+            return cls(
+                data["weights"], data["bias"], data["mean"], data["scale"], int(data["embedding_dimension"]), vocabulary
+            )
 
 
 def fit_head(
-    features: np.ndarray, levels: np.ndarray, *, embedding_dimension: int, l2: float = 1.0, steps: int = 500,
-    crisis_weight: float = 1.0,
+    rows: np.ndarray, levels: np.ndarray, *, vocabulary: Vocabulary, embedding_dimension: int, l2: float = 1.0,
+    steps: int = 500, crisis_weight: float = 1.0,
 ) -> CrisisHead:
     """Full-batch gradient descent with momentum, from zero (deterministic). `levels` index `LEVELS`;
     `crisis_weight` counts each crisis example that many times: a miss costs more than a false alarm."""
-    n, dims = features.shape
-    mean = features.mean(axis=0)
-    scale = features.std(axis=0) + 1e-3
-    x = (features - mean) / scale
-    y = np.zeros((n, len(LEVELS)))
+    n, dims = rows.shape
+    mean = rows.mean(axis=0)
+    scale = rows.std(axis=0) + 1e-3
+    x = ((rows - mean) / scale).astype(np.float32)
+    y = np.zeros((n, len(LEVELS)), dtype=np.float32)
     y[np.arange(n), levels] = 1.0
     sample = np.where(levels > 0, crisis_weight, 1.0)[:, None]
-    sample = sample / sample.mean()
-    weights = np.zeros((dims, len(LEVELS)))
-    bias = np.zeros(len(LEVELS))
+    sample = (sample / sample.mean()).astype(np.float32)
+    weights = np.zeros((dims, len(LEVELS)), dtype=np.float32)
+    bias = np.zeros(len(LEVELS), dtype=np.float32)
     velocity_w, velocity_b = np.zeros_like(weights), np.zeros_like(bias)
     # Step size from the data's largest curvature, so the descent is stable whatever the feature count.
-    rate = 1.0 / (np.linalg.norm(x, ord=2) ** 2 / n / 2 * float(sample.max()) + l2 / n)
+    rate = 1.0 / (_largest_singular_value(x) ** 2 / n / 2 * float(sample.max()) + l2 / n)
     for _ in range(steps):
         logits = x @ weights + bias
         logits -= logits.max(axis=1, keepdims=True)
@@ -76,4 +89,17 @@ def fit_head(
         velocity_b = 0.9 * velocity_b - rate * grad_b
         weights += velocity_w
         bias += velocity_b
-    return CrisisHead(weights, bias, mean, scale, embedding_dimension)
+    return CrisisHead(weights, bias, mean, scale, embedding_dimension, vocabulary)
+
+
+def _largest_singular_value(x: np.ndarray, iterations: int = 100) -> float:
+    """By power iteration from a fixed start (deterministic): a full SVD of a wide matrix takes minutes."""
+    v = np.ones(x.shape[1], dtype=np.float32) / np.sqrt(x.shape[1])
+    value = 0.0
+    for _ in range(iterations):
+        u = x.T @ (x @ v)
+        value = float(np.linalg.norm(u))
+        if value == 0.0:
+            return 0.0
+        v = u / value
+    return float(np.sqrt(value))

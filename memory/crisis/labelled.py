@@ -4,7 +4,8 @@ Training (`TRAINING`): lines written for the reader, French and English — dire
 means, farewells, hopelessness, self-harm, with hard negatives (idioms, denials, other people, fiction, everyday
 pills, ropes, roofs and bridges) and what people say to a companion all day, and wider everyday lines (texting,
 euphemisms, indirect signs, elderly and teen voices, hard ordinary lines), and mostly hard ordinary lines against
-false alarms (tiredness, pain, everyday pills, knives and ropes, goodbyes and moving away) — and the phrase cues'
+false alarms (tiredness, pain, everyday pills, knives and ropes, goodbyes and moving away), everyday lines with
+numbers and clock times — and the phrase cues'
 development sets (crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a crisis there taken as imminent when it
 names a time, a plan or means).
 
@@ -12,6 +13,8 @@ Evaluation, never trained on (`FRESH_SETS`), each committed before the training 
 (before the reader was first trained), crisis_fresh2.tsv (its ordinary lines nearly all hard), crisis_fresh3.tsv,
 crisis_fresh4.tsv and crisis_fresh5.tsv (each written by someone who had seen no training line), and crisis_fresh6.tsv
 (written once the fifth had been measured, by someone who had seen only a few training lines, for the format).
+crisis_ordinary_numbers.tsv (48 ordinary lines with numbers and clock times, none a crisis) is checked by the
+reader's tests, never trained on.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "
             DATA / "crisis_train_hard.tsv", DATA / "crisis_train_more_en.tsv", DATA / "crisis_train_more_fr.tsv",
             DATA / "crisis_train_wide_en.tsv", DATA / "crisis_train_wide_fr.tsv",
             DATA / "crisis_train_hardneg_en.tsv", DATA / "crisis_train_hardneg_fr.tsv",
+            DATA / "crisis_train_numbers.tsv",
             DATA / "crisis_labelled.tsv", DATA / "crisis_heldout.tsv")  # fmt: skip
 FRESH = DATA / "crisis_fresh.tsv"
 FRESH_SECOND = DATA / "crisis_fresh2.tsv"  # written once the first had been measured, before any further tuning

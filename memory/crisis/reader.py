@@ -7,7 +7,6 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from bot.engine.safety.crisis import LearnedCrisis
-from memory.crisis.features import features
 from memory.crisis.head import SHIPPED_HEAD, CrisisHead
 
 TextVector = Callable[[str], Awaitable[list[float]]]
@@ -26,7 +25,7 @@ class LearnedCrisisReader:
             raise ValueError(
                 f"the crisis head was trained on {self._head.embedding_dimension}-d embeddings, got {len(vector)}-d"
             )
-        none, concern, imminent = (float(p) for p in self._head.probabilities(features([text], [vector]))[0])
+        none, concern, imminent = (float(p) for p in self._head.probabilities([text], [vector])[0])
         return LearnedCrisis(none, concern, imminent)
 
 

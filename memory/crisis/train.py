@@ -1,6 +1,6 @@
 """Train the learned crisis reader on the training sets and write the weights the package ships.
 
-    python -m memory.crisis.train [--folds 5] [--l2 100] [--crisis-weight 2] [--out memory/crisis/crisis_head.npz]
+    python -m memory.crisis.train [--folds 5] [--l2 300] [--crisis-weight 2] [--out memory/crisis/crisis_head.npz]
                                   [--eval tests/data/crisis_fresh.tsv] [--misses]
 
 Prints k-fold cross-validated figures on the training set (each message read by a head that never saw it): the
@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from bot.engine.safety.crisis import LEARNED_THRESHOLD, LearnedCrisis, learned_level, phrase_crisis, read_crisis
-from memory.crisis.features import features
-from memory.crisis.head import SHIPPED_HEAD, fit_head
+from memory.crisis.features import Vocabulary, features
+from memory.crisis.head import SHIPPED_HEAD, CrisisHead, fit_head
 from memory.crisis.labelled import FRESH, TRAINING, Labelled, load_labelled
 from memory.crisis.scoring import line, misses, score
 from memory.embedding import UseEmbedder
@@ -47,16 +47,26 @@ def readings(rows: Sequence[Labelled], probabilities: np.ndarray, threshold: flo
 
 
 def cross_validated(
-    rows: Sequence[Labelled], x: np.ndarray, *, folds: int, l2: float, weight: float, dim: int
+    rows: Sequence[Labelled], vectors: Sequence[Sequence[float]], *, folds: int, l2: float, weight: float
 ) -> np.ndarray:
-    y = np.array([r.level for r in rows])
+    """Each row read by a head trained without its fold, on a vocabulary taken from the other folds only."""
     fold_of = stratified_folds(rows, folds)
     probabilities = np.zeros((len(rows), 3))
     for fold in range(folds):
-        train, test = fold_of != fold, fold_of == fold
-        head = fit_head(x[train], y[train], embedding_dimension=dim, l2=l2, crisis_weight=weight)
-        probabilities[test] = head.probabilities(x[test])
+        train = [int(i) for i in np.flatnonzero(fold_of != fold)]
+        test = [int(i) for i in np.flatnonzero(fold_of == fold)]
+        head = trained([rows[i] for i in train], [vectors[i] for i in train], l2=l2, weight=weight)
+        probabilities[test] = head.probabilities([rows[i].text for i in test], [vectors[i] for i in test])
     return probabilities
+
+
+def trained(rows: Sequence[Labelled], vectors: Sequence[Sequence[float]], *, l2: float, weight: float) -> CrisisHead:
+    texts = [r.text for r in rows]
+    vocabulary = Vocabulary.of(texts)
+    return fit_head(
+        features(texts, vectors, vocabulary), np.array([r.level for r in rows]), vocabulary=vocabulary,
+        embedding_dimension=len(vectors[0]), l2=l2, crisis_weight=weight,
+    )  # fmt: skip
 
 
 def report(name: str, rows: Sequence[Labelled], said: dict[str, list[int]], show_misses: bool) -> dict[str, object]:
@@ -75,21 +85,20 @@ def report(name: str, rows: Sequence[Labelled], said: dict[str, list[int]], show
 async def _main(args: argparse.Namespace) -> None:
     embedder = UseEmbedder()
     rows = load_labelled(*args.data)
-    x = features([r.text for r in rows], await embedder.embed([r.text for r in rows]))
-    dim = embedder.dimension
+    vectors = await embedder.embed([r.text for r in rows])
     print(f"training set: {len(rows)} messages from {', '.join(p.name for p in args.data)}")
     results: dict[str, object] = {}
     for l2 in args.l2:
-        cv = cross_validated(rows, x, folds=args.folds, l2=l2, weight=args.crisis_weight, dim=dim)
+        cv = cross_validated(rows, vectors, folds=args.folds, l2=l2, weight=args.crisis_weight)
         print(f"{args.folds}-fold CV, l2={l2:g}, crisis weight {args.crisis_weight:g}, threshold {args.threshold}")
         results[f"cv_l2_{l2:g}"] = report("CV", rows, readings(rows, cv, args.threshold), args.misses)
-    y = np.array([r.level for r in rows])
-    head = fit_head(x, y, embedding_dimension=dim, l2=args.l2[0], crisis_weight=args.crisis_weight)
+    head = trained(rows, vectors, l2=args.l2[0], weight=args.crisis_weight)
     if args.eval:
         held = load_labelled(args.eval)
-        hx = features([r.text for r in held], await embedder.embed([r.text for r in held]))
+        texts = [r.text for r in held]
+        probabilities = head.probabilities(texts, await embedder.embed(texts))
         print(f"evaluation set {args.eval.name} ({len(held)} messages, never trained on):")
-        results["eval"] = report("eval", held, readings(held, head.probabilities(hx), args.threshold), args.misses)
+        results["eval"] = report("eval", held, readings(held, probabilities, args.threshold), args.misses)
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     if args.out:
@@ -103,7 +112,7 @@ def main() -> None:
     parser.add_argument("--eval", type=Path, default=None, help=f"a set never trained on (e.g. {FRESH.name})")
     parser.add_argument("--out", default=str(SHIPPED_HEAD), help="where to write the head ('' to skip)")
     parser.add_argument("--folds", type=int, default=5)
-    parser.add_argument("--l2", type=float, nargs="+", default=[100.0], help="penalties to try; first shipped")
+    parser.add_argument("--l2", type=float, nargs="+", default=[300.0], help="penalties to try; first shipped")
     parser.add_argument("--crisis-weight", type=float, default=2.0, help="a crisis example counts this many times")
     parser.add_argument("--threshold", type=float, default=LEARNED_THRESHOLD)
     parser.add_argument("--json", type=Path, default=None)

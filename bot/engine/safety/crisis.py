@@ -55,7 +55,7 @@ class LearnedCrisis:
 
 # The learned reader's probability from which a message is read as a crisis: low on purpose (lean towards care);
 # chosen on the training set's cross-validation (`python -m memory.crisis.train`), never on the evaluation set.
-LEARNED_THRESHOLD = 0.40
+LEARNED_THRESHOLD = 0.45
 LEARNED_MIN_WORDS = 4  # fewer words carry too little for the learned reader
 
 
