@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,57 +21,29 @@ import pytest
 from bot.app import open_platforms_and_jobs
 from bot.engine.model import UserRef
 from tests.adapters.web.browser import TELEGRAM_TOKEN, launch_data, served
+from tests.adapters.web.chromium import (
+    WAIT_S,
+    free_port,
+    memory_on_the_page,
+    needs_chromium,
+    started_chromium,
+    until,
+)
 from tests.conftest import FakeClock
 from tests.fakes import fake_discord_payloads as payloads
 from tests.fakes.fake_discord import FakeDiscord
 from tests.fakes.fake_telegram import FakeTelegram
 from tests.test_link_both_platforms import answered
 
-CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
-)
+pytestmark = needs_chromium
 ANA = 5151
 LEA_DC = UserRef("discord", "98765", "Léa")
-WAIT_S = 20
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
 def chromium() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install -e '.[test]')")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=412,915",
-                     # No network in tests: Telegram's script is refused at once (the page does not need it).
-                     "--host-resolver-rules=MAP telegram.org 127.0.0.1:9"):  # fmt: skip
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(WAIT_S)
-    try:
+    with started_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
-
-
-def _until(driver: Any, condition: Any) -> Any:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, WAIT_S).until(condition)
-
-
-def _memory(driver: Any, text: str) -> Any:
-    from selenium.webdriver.common.by import By
-
-    return driver.find_element(By.XPATH, f"//li[contains(@class,'memory')][p[@class='text'][.='{text}']]")
 
 
 def correct_and_forget(driver: Any, launch_url: str) -> str:
@@ -81,7 +51,7 @@ def correct_and_forget(driver: Any, launch_url: str) -> str:
     from selenium.webdriver.common.by import By
 
     driver.get(launch_url)
-    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
     assert "tgWebAppData" not in driver.current_url  # the launch data left the address bar
     return _correct_and_forget_on_the_page(driver)
 
@@ -92,7 +62,7 @@ def correct_and_forget_from_a_link(driver: Any, link: str) -> str:
 
     driver.get(link)
     driver.find_element(By.CSS_SELECTOR, "button.primary").click()
-    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
     assert link.rpartition("/")[2] not in driver.current_url  # the page's address holds no token
     return _correct_and_forget_on_the_page(driver)
 
@@ -100,17 +70,17 @@ def correct_and_forget_from_a_link(driver: Any, link: str) -> str:
 def _correct_and_forget_on_the_page(driver: Any) -> str:
     from selenium.webdriver.common.by import By
 
-    paris = _memory(driver, "I live in Paris")
+    paris = memory_on_the_page(driver, "I live in Paris")
     paris.find_element(By.TAG_NAME, "summary").click()
     box = paris.find_element(By.TAG_NAME, "textarea")
     box.clear()
     box.send_keys("I live in Lyon")
     paris.find_element(By.CSS_SELECTOR, "form button").click()
-    _until(driver, lambda d: "notice=corrected" in d.current_url)
-    old = _memory(driver, "I live in Paris").text
+    until(driver, lambda d: "notice=corrected" in d.current_url)
+    old = memory_on_the_page(driver, "I live in Paris").text
     assert "no longer true" in old and "I live in Lyon" in old, old
-    _memory(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
-    _until(driver, lambda d: "notice=forgot" in d.current_url)
+    memory_on_the_page(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
+    until(driver, lambda d: "notice=forgot" in d.current_url)
     return str(driver.find_element(By.TAG_NAME, "main").text)
 
 
@@ -119,7 +89,7 @@ def open_discord_link(driver: Any, link: str) -> str:
 
     driver.get(link)
     driver.find_element(By.CSS_SELECTOR, "button.primary").click()
-    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
     return str(driver.find_element(By.TAG_NAME, "main").text)
 
 
@@ -127,7 +97,7 @@ async def test_a_telegram_launch_corrects_and_forgets_in_a_real_browser(
     chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock
 ) -> None:
     async with FakeTelegram(token=TELEGRAM_TOKEN) as telegram:
-        port = _free_port()
+        port = free_port()
         async with served(redis_url, data_dir, clock, port=port, telegram_api_url=telegram.api_root) as web:
             person = UserRef("telegram", str(ANA), "Ana")
             assert (await web.core.commands.remember(person, "I live in Paris")).ok
@@ -149,7 +119,7 @@ async def test_a_discord_link_from_slash_memories_corrects_and_forgets_in_a_real
     chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock
 ) -> None:
     async with FakeTelegram(token=TELEGRAM_TOKEN) as telegram, FakeDiscord.running() as discord:
-        port = _free_port()
+        port = free_port()
         async with served(
             redis_url, data_dir, clock, port=port, telegram_api_url=telegram.api_root, discord_token="fake-token",
             discord_api_url=discord.api_root, discord_gateway_url=discord.gateway_url,
@@ -175,7 +145,7 @@ async def test_a_discord_link_from_slash_memories_corrects_and_forgets_in_a_real
 async def test_a_discord_link_opens_the_page_in_a_real_browser(
     chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock
 ) -> None:
-    port = _free_port()
+    port = free_port()
     async with served(redis_url, data_dir, clock, port=port) as web:
         assert web.core.browser is not None
         assert (await web.core.commands.remember(LEA_DC, "My boat is called Zanzibar")).ok

@@ -25,18 +25,14 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-import pytest
 from aiohttp import web
 
 from bot.engine.model import UserRef
 from tests.adapters.web.browser import launch_data, served
-from tests.adapters.web.test_in_a_browser import CHROMEDRIVER, CHROMIUM, WAIT_S, _free_port, _memory, _until
+from tests.adapters.web.chromium import free_port, memory_on_the_page, needs_chromium, started_chromium, until
 from tests.conftest import FakeClock
 
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
-)
+pytestmark = needs_chromium
 ANA = UserRef("telegram", "5151", "Ana")
 
 
@@ -87,22 +83,10 @@ async def telegram_web(framed: str, port: int, folder: Path) -> AsyncIterator[No
 
 @contextmanager
 def chromium_reaching(port: int, downloads: Path) -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install -e '.[test]')")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
     rules = f"MAP web.telegram.org 127.0.0.1:{port}, MAP evil.example 127.0.0.1:{port}, MAP telegram.org 127.0.0.1:9"
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=412,915",
-                     "--ignore-certificate-errors", f"--host-resolver-rules={rules}"):  # fmt: skip
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(WAIT_S)
-    driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
-    try:
+    with started_chromium("--ignore-certificate-errors", host_rules=rules) as driver:
+        driver.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
         yield driver
-    finally:
-        driver.quit()
 
 
 def _no_cookie(driver: Any) -> None:
@@ -124,7 +108,7 @@ def open_in_the_frame(driver: Any, telegram: str) -> str:
 
     driver.get(telegram)
     _in_the_frame(driver)
-    _until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
+    until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
     assert "tgWebAppData" not in driver.execute_script("return location.href")  # the launch data left
     return _main(driver)
 
@@ -133,13 +117,13 @@ def correct_in_the_frame(driver: Any) -> str:
     from selenium.webdriver.common.by import By
 
     _no_cookie(driver)
-    paris = _memory(driver, "I live in Paris")
+    paris = memory_on_the_page(driver, "I live in Paris")
     paris.find_element(By.TAG_NAME, "summary").click()
     box = paris.find_element(By.TAG_NAME, "textarea")
     box.clear()
     box.send_keys("I live in Lyon")
     paris.find_element(By.CSS_SELECTOR, "form button").click()
-    _until(driver, lambda d: "notice=corrected" in d.execute_script("return location.href"))
+    until(driver, lambda d: "notice=corrected" in d.execute_script("return location.href"))
     return _main(driver)
 
 
@@ -147,8 +131,8 @@ def forget_in_the_frame(driver: Any) -> str:
     from selenium.webdriver.common.by import By
 
     _no_cookie(driver)
-    _memory(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
-    _until(driver, lambda d: "notice=forgot" in d.execute_script("return location.href"))
+    memory_on_the_page(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
+    until(driver, lambda d: "notice=forgot" in d.execute_script("return location.href"))
     return _main(driver)
 
 
@@ -158,7 +142,7 @@ def export_in_the_frame(driver: Any, downloads: Path) -> str:
     _no_cookie(driver)
     driver.find_element(By.CSS_SELECTOR, "form.export button").click()
     export = downloads / "souvenir-export.json"
-    _until(driver, lambda _: export.exists() and export.stat().st_size > 0)
+    until(driver, lambda _: export.exists() and export.stat().st_size > 0)
     return export.read_text(encoding="utf-8")
 
 
@@ -172,11 +156,11 @@ def erase_in_the_frame(driver: Any) -> tuple[str, str]:
     wrong = _main(driver)
     _no_cookie(driver)
     driver.find_element(By.CSS_SELECTOR, "main form button").click()
-    _until(driver, lambda d: d.find_elements(By.ID, "confirm"))
+    until(driver, lambda d: d.find_elements(By.ID, "confirm"))
     _no_cookie(driver)
     driver.find_element(By.ID, "confirm").send_keys("FORGET")
     driver.find_element(By.CSS_SELECTOR, "button.danger").click()
-    _until(driver, lambda d: "erased" in d.execute_script("return document.querySelector('h1').textContent"))
+    until(driver, lambda d: "erased" in d.execute_script("return document.querySelector('h1').textContent"))
     erased = _main(driver)
     _no_cookie(driver)
     return wrong, erased
@@ -199,7 +183,7 @@ def framed_by_another_site(driver: Any, evil: str) -> int:
 async def test_telegram_webs_frame_lists_corrects_forgets_exports_and_erases_with_no_cookie(
     redis_url: str, data_dir: Path, clock: FakeClock, tmp_path: Path
 ) -> None:
-    port, telegram_port = _free_port(), _free_port()
+    port, telegram_port = free_port(), free_port()
     async with served(redis_url, data_dir, clock, port=port) as bot:
         assert bot.core.browser is not None
         view = bot.core.browser.memories

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,14 +21,9 @@ import pytest
 from adapters.web.rendering import STATIC
 from bot.engine.model import UserRef
 from tests.adapters.web.browser import launch_data, served
-from tests.adapters.web.test_in_a_browser import WAIT_S, _free_port, _until
+from tests.adapters.web.chromium import free_port, needs_chromium, started_chromium, until
 from tests.conftest import FakeClock
 
-CHROMIUM, CHROMEDRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
-)
 ANA = 5151
 MEMORIES = ("I live in Paris", "My cat is called Miso")
 
@@ -48,20 +42,8 @@ return {tag: e.tagName.toLowerCase(), id: e.id, cls: e.className, text: (e.inner
 
 @pytest.fixture
 def chromium() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="needs selenium (pip install -e '.[test]')")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=412,915",
-                     "--host-resolver-rules=MAP telegram.org 127.0.0.1:9"):  # fmt: skip
-        options.add_argument(argument)
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(WAIT_S)
-    try:
+    with started_chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def _press(driver: Any, key: str) -> dict[str, Any]:
@@ -87,7 +69,7 @@ def walk_with_the_keyboard(driver: Any, launch_url: str) -> dict[str, Any]:
     from selenium.webdriver.common.keys import Keys
 
     driver.get(launch_url)
-    _until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "li.memory")) == len(MEMORIES))
+    until(driver, lambda d: len(d.find_elements(By.CSS_SELECTOR, "li.memory")) == len(MEMORIES))
     walked: list[dict[str, Any]] = []
     for _ in range(200):
         focused = _press(driver, Keys.TAB)
@@ -107,26 +89,26 @@ def walk_with_the_keyboard(driver: Any, launch_url: str) -> dict[str, Any]:
     active.send_keys("I live in Lyon")
     _tab_to(driver, lambda f: f["tag"] == "button" and f["described"] == MEMORIES[0])
     _press(driver, Keys.SPACE)
-    _until(driver, lambda d: "notice=corrected" in d.current_url)
+    until(driver, lambda d: "notice=corrected" in d.current_url)
     corrected = str(driver.find_element(By.TAG_NAME, "main").text)
 
     # Forget "My cat is called Miso": Enter on its button.
     _tab_to(driver, lambda f: "forget" in f["cls"] and f["described"] == MEMORIES[1])
     _press(driver, Keys.ENTER)
-    _until(driver, lambda d: "notice=forgot" in d.current_url)
+    until(driver, lambda d: "notice=forgot" in d.current_url)
     forgot = str(driver.find_element(By.TAG_NAME, "main").text)
 
     # Search by keys: type, Enter.
     _tab_to(driver, lambda f: f["id"] == "q")
     driver.switch_to.active_element.send_keys("Lyon", Keys.ENTER)
-    _until(driver, lambda d: "1 found" in d.find_element(By.TAG_NAME, "main").text)
+    until(driver, lambda d: "1 found" in d.find_element(By.TAG_NAME, "main").text)
 
     # Forget everything: the word typed, Space on the button.
     _tab_to(driver, lambda f: f["id"] == "confirm")
     driver.switch_to.active_element.send_keys("FORGET")
     _tab_to(driver, lambda f: "danger" in f["cls"])
     _press(driver, Keys.SPACE)
-    _until(driver, lambda d: "Everything is erased" in d.find_element(By.TAG_NAME, "main").text)
+    until(driver, lambda d: "Everything is erased" in d.find_element(By.TAG_NAME, "main").text)
     return {"walked": walked, "corrected": corrected, "forgot": forgot, "url": driver.current_url}
 
 
@@ -134,7 +116,7 @@ def walk_with_the_keyboard(driver: Any, launch_url: str) -> dict[str, Any]:
 async def test_tab_reaches_every_action_and_enter_or_space_does_it(
     chromium: Any, redis_url: str, data_dir: Path, clock: FakeClock
 ) -> None:
-    port = _free_port()
+    port = free_port()
     async with served(redis_url, data_dir, clock, port=port) as web:
         person = UserRef("telegram", str(ANA), "Ana")
         for text in MEMORIES:
