@@ -45,6 +45,22 @@ def until(driver: Any, condition: Any) -> Any:
     return WebDriverWait(driver, WAIT_S).until(condition)
 
 
+def main_text_showing(driver: Any, words: str) -> str:
+    """The page's `main` text once it shows `words`: a form's answer arrives as a new page, and reading the old
+    one while it is replaced raises a stale element, so wait for the new page rather than race it."""
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.common.by import By
+
+    def shown(d: Any) -> str | bool:
+        try:
+            text = str(d.find_element(By.TAG_NAME, "main").text)
+        except (NoSuchElementException, StaleElementReferenceException):
+            return False
+        return text if words in text else False
+
+    return str(until(driver, shown))
+
+
 def memory_on_the_page(driver: Any, text: str) -> Any:
     from selenium.webdriver.common.by import By
 

@@ -24,6 +24,7 @@ from tests.adapters.web.browser import TELEGRAM_TOKEN, launch_data, served
 from tests.adapters.web.chromium import (
     WAIT_S,
     free_port,
+    main_text_showing,
     memory_on_the_page,
     needs_chromium,
     started_chromium,
@@ -164,4 +165,4 @@ def open_discord_link_again(driver: Any, link: str) -> str:
     driver.delete_all_cookies()
     driver.get(link)
     driver.find_element(By.CSS_SELECTOR, "button.primary").click()
-    return str(driver.find_element(By.TAG_NAME, "main").text)
+    return main_text_showing(driver, "already used")

@@ -29,7 +29,14 @@ from aiohttp import web
 
 from bot.engine.model import UserRef
 from tests.adapters.web.browser import launch_data, served
-from tests.adapters.web.chromium import free_port, memory_on_the_page, needs_chromium, started_chromium, until
+from tests.adapters.web.chromium import (
+    free_port,
+    main_text_showing,
+    memory_on_the_page,
+    needs_chromium,
+    started_chromium,
+    until,
+)
 from tests.conftest import FakeClock
 
 pytestmark = needs_chromium
@@ -110,7 +117,7 @@ def open_in_the_frame(driver: Any, telegram: str) -> str:
     _in_the_frame(driver)
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "li.memory"))
     assert "tgWebAppData" not in driver.execute_script("return location.href")  # the launch data left
-    return _main(driver)
+    return main_text_showing(driver, "My cat is called Miso")
 
 
 def correct_in_the_frame(driver: Any) -> str:
@@ -124,7 +131,7 @@ def correct_in_the_frame(driver: Any) -> str:
     box.send_keys("I live in Lyon")
     paris.find_element(By.CSS_SELECTOR, "form button").click()
     until(driver, lambda d: "notice=corrected" in d.execute_script("return location.href"))
-    return _main(driver)
+    return main_text_showing(driver, "Corrected.")
 
 
 def forget_in_the_frame(driver: Any) -> str:
@@ -133,7 +140,7 @@ def forget_in_the_frame(driver: Any) -> str:
     _no_cookie(driver)
     memory_on_the_page(driver, "My cat is called Miso").find_element(By.CSS_SELECTOR, "button.forget").click()
     until(driver, lambda d: "notice=forgot" in d.execute_script("return location.href"))
-    return _main(driver)
+    return main_text_showing(driver, "Forgotten.")
 
 
 def export_in_the_frame(driver: Any, downloads: Path) -> str:
@@ -153,23 +160,16 @@ def erase_in_the_frame(driver: Any) -> tuple[str, str]:
     _no_cookie(driver)
     driver.find_element(By.ID, "confirm").send_keys("please")
     driver.find_element(By.CSS_SELECTOR, "button.danger").click()
-    wrong = _main(driver)
+    wrong = main_text_showing(driver, "the confirmation did not match")
     _no_cookie(driver)
     driver.find_element(By.CSS_SELECTOR, "main form button").click()
     until(driver, lambda d: d.find_elements(By.ID, "confirm"))
     _no_cookie(driver)
     driver.find_element(By.ID, "confirm").send_keys("FORGET")
     driver.find_element(By.CSS_SELECTOR, "button.danger").click()
-    until(driver, lambda d: "erased" in d.execute_script("return document.querySelector('h1').textContent"))
-    erased = _main(driver)
+    erased = main_text_showing(driver, "Everything is erased")
     _no_cookie(driver)
     return wrong, erased
-
-
-def _main(driver: Any) -> str:
-    from selenium.webdriver.common.by import By
-
-    return str(driver.find_element(By.TAG_NAME, "main").text)
 
 
 def framed_by_another_site(driver: Any, evil: str) -> int:

@@ -21,7 +21,7 @@ import pytest
 from adapters.web.rendering import STATIC
 from bot.engine.model import UserRef
 from tests.adapters.web.browser import launch_data, served
-from tests.adapters.web.chromium import free_port, needs_chromium, started_chromium, until
+from tests.adapters.web.chromium import free_port, main_text_showing, needs_chromium, started_chromium, until
 from tests.conftest import FakeClock
 
 ANA = 5151
@@ -101,14 +101,14 @@ def walk_with_the_keyboard(driver: Any, launch_url: str) -> dict[str, Any]:
     # Search by keys: type, Enter.
     _tab_to(driver, lambda f: f["id"] == "q")
     driver.switch_to.active_element.send_keys("Lyon", Keys.ENTER)
-    until(driver, lambda d: "1 found" in d.find_element(By.TAG_NAME, "main").text)
+    main_text_showing(driver, "1 found")
 
     # Forget everything: the word typed, Space on the button.
     _tab_to(driver, lambda f: f["id"] == "confirm")
     driver.switch_to.active_element.send_keys("FORGET")
     _tab_to(driver, lambda f: "danger" in f["cls"])
     _press(driver, Keys.SPACE)
-    until(driver, lambda d: "Everything is erased" in d.find_element(By.TAG_NAME, "main").text)
+    main_text_showing(driver, "Everything is erased")
     return {"walked": walked, "corrected": corrected, "forgot": forgot, "url": driver.current_url}
 
 
