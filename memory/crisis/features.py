@@ -19,24 +19,26 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bot.engine.safety.crisis import phrase_crisis
-from bot.engine.safety.crisis_cues import IDIOMS, IMMINENT, OTHERS, PHRASES, STORY, normalised
+from bot.engine.safety.crisis import Cue, phrase_cue
+from bot.engine.safety.crisis_cues import IDIOMS, IMMINENT, OTHERS, PHRASES, STORY, TOPICS, normalised
 
 CHARACTER_GRAMS = (3, 4, 5)
 WORD_MIN_COUNT = 2  # a word or word pair enters the vocabulary when this many training lines hold it
 CHARACTER_MIN_COUNT = 3
 _WORD = re.compile(r"[a-z0-9]+")
 _NUMBER = re.compile(r"[0-9]+")
-CUES = ("phrase", "phrase_any", "imminent", "idiom", "others", "story", "question", "laughing")
+CUES = ("phrase", "topic", "phrase_any", "imminent", "idiom", "others", "story", "question", "laughing")
 _LAUGHING = ("lol", "mdr", "ptdr", "haha", "xd", "😂", "🤣")
 
 
 def cue_vector(text: str) -> np.ndarray:
     normal = normalised(text)
     words = set(normal.replace("!", " ").replace(".", " ").split())
+    cue = phrase_cue(text)
+    any_cue = PHRASES.search(normal) is not None or TOPICS.search(normal) is not None  # denied or not
     return np.array(
         [
-            phrase_crisis(text), PHRASES.search(normal) is not None, IMMINENT.search(normal) is not None,
+            cue is Cue.STATEMENT, cue is Cue.TOPIC, any_cue, IMMINENT.search(normal) is not None,
             IDIOMS.search(normal) is not None, OTHERS.search(normal) is not None, STORY.search(normal) is not None,
             "?" in normal, any(w in words or w in normal for w in _LAUGHING),
         ],

@@ -5,9 +5,9 @@ means, farewells, hopelessness, self-harm, with hard negatives (idioms, denials,
 pills, ropes, roofs and bridges) and what people say to a companion all day, and wider everyday lines (texting,
 euphemisms, indirect signs, elderly and teen voices, hard ordinary lines), and mostly hard ordinary lines against
 false alarms (tiredness, pain, everyday pills, knives and ropes, goodbyes and moving away), everyday lines with
-numbers and clock times — and the phrase cues'
-development sets (crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a crisis there taken as imminent when it
-names a time, a plan or means).
+numbers and clock times, contrast lines (an ordinary line sharing most of a crisis line's words, and crisis lines
+in everyday words) — and the phrase cues' development sets (crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a
+crisis there taken as imminent when it names a time, a plan or means).
 
 Evaluation, never trained on (`FRESH_SETS`), each committed before the training that followed: crisis_fresh.tsv
 (before the reader was first trained), crisis_fresh2.tsv (its ordinary lines nearly all hard), crisis_fresh3.tsv,
@@ -31,7 +31,8 @@ TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "
             DATA / "crisis_train_wide_en.tsv", DATA / "crisis_train_wide_fr.tsv",
             DATA / "crisis_train_hardneg_en.tsv", DATA / "crisis_train_hardneg_fr.tsv",
             DATA / "crisis_train_numbers.tsv",
-            DATA / "crisis_labelled.tsv", DATA / "crisis_heldout.tsv")  # fmt: skip
+            DATA / "crisis_labelled.tsv", DATA / "crisis_heldout.tsv",
+            DATA / "crisis_train_contrast_en.tsv", DATA / "crisis_train_contrast_fr.tsv")  # fmt: skip
 FRESH = DATA / "crisis_fresh.tsv"
 FRESH_SECOND = DATA / "crisis_fresh2.tsv"  # written once the first had been measured, before any further tuning
 FRESH_THIRD = DATA / "crisis_fresh3.tsv"  # written once the second had been measured, before any further tuning

@@ -25,6 +25,7 @@ from bot.engine.safety.crisis_cues import (
     OTHERS,
     PHRASES,
     STORY,
+    TOPICS,
     denied,
     normalised,
 )
@@ -53,10 +54,15 @@ class LearnedCrisis:
         return self.concern + self.imminent
 
 
-# The learned reader's probability from which a message is read as a crisis: low on purpose (lean towards care);
-# chosen on the training set's cross-validation (`python -m memory.crisis.train`), never on the evaluation set.
-LEARNED_THRESHOLD = 0.45
+# The learned reader's probability from which a message is read as a crisis: at most even odds (lean towards care);
+# chosen on the training set's cross-validation (`python -m memory.crisis.train`) and the fresh sets already looked
+# at, never on the latest fresh set.
+LEARNED_THRESHOLD = 0.50
 LEARNED_MIN_WORDS = 4  # fewer words carry too little for the learned reader
+# A word naming the subject ("suicide", "overdose", "goodbye") counts when the learned reader gives the message at
+# least this much crisis: an essay on suicide prevention or a coffee "overdose" reads far below it. Low, so that the
+# word still speaks when the reader half-sees a crisis; chosen like the threshold.
+TOPIC_SUPPORT = 0.25
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,10 +76,31 @@ class CrisisReading:
         return self.level is not CrisisLevel.NONE
 
 
-def phrase_crisis(text: str) -> bool:
-    """Whether the message says, in the writer's own affirmed words, they want to die or to hurt themselves."""
+class Cue(IntEnum):
+    """What the phrase cues found: nothing, a word naming the subject ("suicide", "self-harm", "overdose"), or the
+    writer's own words of wanting to die or to hurt themselves ("I want to die", "je vais me tuer")."""
+
+    NONE = 0
+    TOPIC = 1
+    STATEMENT = 2
+
+
+def phrase_cue(text: str) -> Cue:
+    """The strongest cue in the message that is the writer's own: not denied ("I'm not suicidal"), not an idiom
+    ("this traffic is killing me"), not someone else's, not a story."""
     normal = normalised(text)
-    for found in PHRASES.finditer(normal):
+    if _own(normal, PHRASES):
+        return Cue.STATEMENT
+    return Cue.TOPIC if _own(normal, TOPICS) else Cue.NONE
+
+
+def phrase_crisis(text: str) -> bool:
+    """Whether the phrase cues see a crisis of the writer's own: a statement, or a word naming the subject."""
+    return phrase_cue(text) is not Cue.NONE
+
+
+def _own(normal: str, cues: re.Pattern[str]) -> bool:
+    for found in cues.finditer(normal):
         before, after = normal[: found.start()], normal[found.end() :]
         if denied(before) or NOT_A_WISH.match(after) or IDIOMS.search(normal[max(0, found.start() - 30) :]):
             continue
@@ -109,7 +136,10 @@ def learned_level(text: str, learned: LearnedCrisis | None, threshold: float = L
 def read_crisis(text: str, learned: LearnedCrisis | None = None, threshold: float = LEARNED_THRESHOLD) -> CrisisReading:
     """Both readings of one message, and its level: either reading is enough to see a crisis; it is imminent
     when the message names a time, a plan or means, or the learned reader (seeing a crisis itself) says so."""
-    phrase = phrase_crisis(text)
+    cue = phrase_cue(text)
+    phrase = cue is Cue.STATEMENT or (
+        cue is Cue.TOPIC and (learned is None or learned.crisis >= TOPIC_SUPPORT)
+    )  # with no learned reader wired, a word naming the subject is enough: lean towards care
     by_learned = learned_level(text, learned, threshold)
     if not phrase and by_learned is CrisisLevel.NONE:
         return CrisisReading(CrisisLevel.NONE, phrase, learned)

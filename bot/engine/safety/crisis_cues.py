@@ -18,8 +18,7 @@ _PHRASES_EN = (
     r"(?:i|i'm|im|to|like|gonna|going to|want to|wanna|will|i'll|should) (?:just )?end(?:ing)? it(?= *(?:$|[.,!?;]|"
     r"tonight|today|now|soon|all|for good|once and for all))|"
     r"suicidal|(?:commit|committing|commited|committed|thinking about|think about|thought about|thoughts of|"
-    r"contemplating|considering|attempted|attempt at|tried) suicide|suicide(?! (?:squad|rates?|prevention|awareness|"
-    r"bomb\w*|mission|hotline|forest))|self[- ]?harm\w*|(?:no|the|any) point (?:of|in) (?:living|life|going on)|"
+    r"contemplating|considering|attempted|attempt at|tried) suicide|(?:no|the|any) point (?:of|in) (?:living|life|going on)|"
     r"(?:want|wanna|going|wish|wished|ready|deserve|need|hope) (?:to )?(?:just )?die\b|wanna die|i should die|"
     r"(?:wish|hope) (?:i|i'd) (?:was|were|had been|could be|would be) dead|better off dead|"
     r"better off without me|(?:better|easier) (?:for everyone |for them |for all )?(?:if|when) i(?:'m| am| was| were|'d)? "
@@ -35,26 +34,23 @@ _PHRASES_EN = (
     r"(?:cut|cutting|burn|burning|burned|burnt|hurt|hurting|harm|harming|starve|starving|punish|punishing) my ?self|"
     r"hang(?:ing)? my ?self|slit(?:ting)? my (?:wrists?|throat)|"
     r"jump(?:ing)? (?:off|from|in front of) (?:a|the|this|that|my) (?:bridge|building|roof|cliff|balcony|train)|"
-    r"overdos\w*|\bod\b(?= *(?:$|[.,!?;]|tonight|on))|"
     r"(?:think|thinking|thought|thoughts) (?:about|of) (?:dying|death|killing myself|ending (?:it|things|my life))|"
     r"(?:want|need) (?:it all|everything|the pain|this|it) to (?:stop|end) (?:for good|forever|permanently)|"
     r"make it (?:all )?stop (?:for good|forever)|disappear (?:forever|for good|permanently)|"
     r"(?:cease|stop) to exist|stop existing|not (?:be )?(?:exist|here) anymore|"
     r"(?:i|i've|ive|i have|i had) (?:attempted|tried)(?: to)?(?: kill myself| end it| suicide)?\b(?= *(?:$|[.,!?;]|again))|"
-    r"i (?:cut|burned|relapsed) (?:again|last night|today)|relaps\w*|"
+    r"i (?:cut|burned|relapsed) (?:again|last night|today)|"
     r"(?:take|taking|swallow|swallowing|took|swallowed) (?:all|every(?: one of)?|the whole (?:bottle|box|pack) of|a bunch of|"
     r"too many|a handful of) (?:my |the |these |those )?(?:pills|meds|tablets|sleeping pills|painkillers)|"
     r"(?:pills|meds|tablets) (?:saved|stockpiled|lined up|counted|ready)|"
-    r"(?:saying|say) (?:my )?goodbyes?\b(?! for now| for tonight| to (?:the|my) (?:old|apartment|house|summer))|"
     r"(?:a |my )?(?:suicide|goodbye|farewell) (?:note|letter)|wrote (?:a|my) (?:note|letter) (?:to|for) my|"
     r"won'?t be (?:around|here|alive) (?:much longer|anymore|for long|by|tomorrow)|"
     r"(?:last time|last message) you(?:'ll| will) (?:hear|see) from me|"
     r"(?:a|the) burden (?:to|on|for) (?:everyone|everybody|them|my|you)|i'?m (?:just )?a burden|"
-    r"(?:wish|hope) i (?:was|were|had) never (?:been )?born|no way out|"
-    r"(?:bought|got|have|found|tied|ready) (?:a |the )?(?:rope|noose)|noose"
+    r"(?:wish|hope) i (?:was|were|had) never (?:been )?born"
 )
 _PHRASES_FR = (
-    r"me suicider|suicidaire|suicide(?! (?:commercial|politique|social))|tentative de suicide|"
+    r"me suicider|suicidaire|"
     r"(?:vais|veux|voudrais|jvais|j'?vais|jveux|j'?veux|envie de|pense a|penser a|penses a) me (?:tuer|buter|flinguer)|"
     r"(?:veux|voudrais|aimerais|envie de|vais|jveux|j'?veux|prefere|prefererais|merite de|hate de)(?: juste| vraiment| seulement| tellement| tant)? (?:mourir|crever)\b|"
     r"idee de (?:mourir|la mort|me tuer|en finir|disparaitre)|la mort (?:serait|est|c'est) (?:un soulagement|la seule|une delivrance)|"
@@ -67,11 +63,11 @@ _PHRASES_FR = (
     r"(?:fatiguee?|lasse?|epuisee?|marre) de (?:vivre|la vie|exister)|"
     r"en finir(?! avec (?:ce|cette|ces|le|la|les|mon|ma|mes) (?!vie)\w)|"
     r"mettre fin a (?:mes jours|ma vie|tout)|mieux sans moi|me foutre en l'?air|me pendre|"
-    r"me jeter (?:sous|du haut|d'?un|par la|dans le vide|du pont|du toit)|(?:plus|aucune|pas) (?:de )?raison de vivre|"
+    r"me (?:jeter|jette|jetterai|jetterais) (?:sous|du haut|d'?un|par la|dans le vide|du pont|du toit)|(?:plus|aucune|pas) (?:de )?raison de vivre|"
     r"(?:ne (?:plus|jamais plus|pas) me reveiller|plus jamais me reveiller|dormir pour toujours)|"
     r"disparaitre (?:pour toujours|a jamais|definitivement|pour de bon)|partir pour (?:de bon|toujours)|"
     r"(?:peux|peut|arrive) plus (?:de )?(?:vivre|continuer|tenir)|vie ne vaut (?:plus|pas) (?:la peine|le coup)|"
-    r"me (?:fais|faire|fait|suis fait|suis faite) du mal|scarifi\w*|automutil\w*|rechut\w*|"
+    r"me (?:fais|faire|fait|suis fait|suis faite) du mal|"
     r"pense (?:tout le temps |sans arret |souvent )?(?:a la mort|a mourir)|ne plus exister|plus exister|"
     r"(?:n'?etais|n'?existais|ne serais|serai|serais) plus (?:la|ici|en vie)|"
     r"(?:personne|aucun) (?:ne )?(?:remarquerai[ts]?|verrai[ts]?|s'?en rendrai[ts]? compte)|"
@@ -80,11 +76,25 @@ _PHRASES_FR = (
     r"(?:avaler|avale|gober) (?:toute?s? )?(?:tous )?(?:mes|les|la boite de|la plaquette de|toute la boite)|"
     r"(?:prendre|pris) (?:toute?s? |tous )(?:mes|les|la boite de|la plaquette de) (?:pilules|medicaments|medocs|cachets|somniferes)|"
     r"me (?:coupe|couper|suis coupee?|taillade) (?:les|le|la) (?:bras|poignets?|veines|cuisses?|peau)|"
-    r"(?:un|le|mon) poids pour (?:tout le monde|eux|ma famille|les autres)|un fardeau|"
-    r"lettre d'?adieu|(?:dire|te dis|vous dis) (?:adieu|au revoir)(?! (?:a|au|aux) (?!tout)\w)|"
-    r"(?:meme )?plus (?:envie |gout )?de vivre|(?:jamais|pas) (?:du )?(?:etre )?nee?\b|plus d'?issue|pas d'?issue|aucune issue|a quoi bon (?:vivre|continuer)"
+    r"(?:un|le|mon) poids pour (?:tout le monde|eux|ma famille|les autres)|lettre d'?adieu|"
+    r"(?:meme )?plus (?:envie |gout )?de vivre|(?:jamais|pas) (?:du )?(?:etre )?nee?\b|a quoi bon (?:vivre|continuer)"
+)
+# Words that name the subject rather than say the writer's own wish: "suicide", "self-harm", "overdose", "relapse",
+# a goodbye, a rope. A school essay, the news, a friend's story and a coffee "overdose" use them as often as a person
+# in crisis does, so on the reply path they count only when the learned reader sees some crisis too.
+_TOPICS_EN = (
+    r"suicide(?! (?:squad|rates?|prevention|awareness|bomb\w*|mission|hotline|forest))|self[- ]?harm\w*|"
+    r"overdos\w*|\bod\b(?= *(?:$|[.,!?;]|tonight|on))|relaps\w*|"
+    r"(?:saying|say) (?:my )?goodbyes?\b(?! for now| for tonight| to (?:the|my) (?:old|apartment|house|summer))|"
+    r"no way out|(?:bought|got|have|found|tied|ready) (?:a |the )?(?:rope|noose)|noose"
+)
+_TOPICS_FR = (
+    r"suicide(?! (?:commercial|politique|social))|tentative de suicide|scarifi\w*|automutil\w*|rechut\w*|"
+    r"un fardeau|(?:dire|te dis|vous dis) (?:adieu|au revoir)(?! (?:a|au|aux) (?!tout)\w)|"
+    r"plus d'?issue|pas d'?issue|aucune issue"
 )
 PHRASES = re.compile(r"(?:" + _PHRASES_EN + "|" + _PHRASES_FR + ")")
+TOPICS = re.compile(r"(?:" + _TOPICS_EN + "|" + _TOPICS_FR + ")")
 
 # A time, a plan or means: danger right now (the emergency number first).
 IMMINENT = re.compile(
@@ -112,7 +122,7 @@ _NEGATION_WORDS = 4
 _GOVERNED_WORDS = 7  # how far back the verb a negation governs may be ("je n'arrête pas de penser au suicide")
 # Just after a phrase: an idiom or an accident, not a wish ("want to die laughing", "hurt myself playing").
 NOT_A_WISH = re.compile(
-    r"^ *(?:laughing|of laughter|of embarrassment|of boredom|of shame|from laughing|of cringe|playing|at the gym|"
+    r"^[ .,…-]*(?:laughing|of laughter|of embarrassment|of boredom|of shame|from laughing|of cringe|playing|at the gym|"
     r"while|when i\b|falling|skiing|running|cooking|lifting|during|in the kitchen|on the (?:stove|oven|pan)|"
     r"de rire|de honte|de faim|de fatigue|d'ennui|de chaud|de froid|de soif|a slice|a piece|a bit|some\b|"
     r"avec (?:ce|cette|ces|le|mon|ma|mes) (?:dossier|boulot|travail|projet|taf|exam)|vieux|vieille|old\b|of old age|"

@@ -84,3 +84,39 @@ def test_a_negation_that_governs_another_verb_is_no_denial_for_the_phrase_cues(t
 )
 def test_a_negation_of_the_phrase_itself_is_still_a_denial(text: str) -> None:
     assert not phrase_crisis(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["writing an essay on suicide prevention for my psych class, any sources?",
+     "overdosed on coffee this morning, my hands are shaking",
+     "ma coloc fait de l'automutilation, comment je peux l'aider ?",
+     "saying goodbye to my flatmates, moving to Leeds tomorrow"],
+)  # fmt: skip
+def test_a_word_naming_the_subject_needs_the_learned_reader_to_see_some_crisis(text: str) -> None:
+    """"suicide", "overdose", "automutilation", "goodbye" name a subject as often as they tell a crisis: they count
+    when the learned reader half-sees one, and alone when no reader is wired (lean towards care)."""
+    assert phrase_crisis(text), text
+    assert read_crisis(text, LearnedCrisis(none=0.95, concern=0.03, imminent=0.02)).level is CrisisLevel.NONE
+    assert read_crisis(text, LearnedCrisis(none=0.7, concern=0.2, imminent=0.1)).crisis
+    assert read_crisis(text).crisis
+
+
+@pytest.mark.parametrize(
+    "text", ["I want to kill myself", "je veux mourir", "I'm going to end my life tonight", "j'ai plus envie de vivre"]
+)
+def test_the_writers_own_words_of_wanting_to_die_need_no_learned_support(text: str) -> None:
+    assert read_crisis(text, LearnedCrisis(none=0.99, concern=0.005, imminent=0.005)).crisis, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["demain matin avant les cours je me jette sous le train", "je me jetterai du pont ce soir"],
+)
+def test_throwing_oneself_is_read_in_every_tense(text: str) -> None:
+    assert read_crisis(text).level is CrisisLevel.IMMINENT, text
+
+
+@pytest.mark.parametrize("text", ["I want to die... of embarrassment", "je veux mourir… de honte, sérieux"])
+def test_an_idiom_after_a_pause_is_still_an_idiom(text: str) -> None:
+    assert not phrase_crisis(text), text
