@@ -1,19 +1,21 @@
 """The labelled crisis sets: `level<TAB>lang<TAB>text` lines (0 none, 1 concern, 2 imminent), `#` comments.
 
-Training (`TRAINING`): lines written for the reader, French and English — direct statements, slang, plans and
-means, farewells, hopelessness, self-harm, with hard negatives (idioms, denials, other people, fiction, everyday
-pills, ropes, roofs and bridges) and what people say to a companion all day, and wider everyday lines (texting,
-euphemisms, indirect signs, elderly and teen voices, hard ordinary lines), and mostly hard ordinary lines against
-false alarms (tiredness, pain, everyday pills, knives and ropes, goodbyes and moving away), everyday lines with
-numbers and clock times, contrast lines (an ordinary line sharing most of a crisis line's words, and crisis lines
-in everyday words) — and the phrase cues' development sets (crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a
-crisis there taken as imminent when it names a time, a plan or means).
+Training (`TRAINING`): lines written for the reader, French and English — direct statements, slang, plans and means,
+farewells, hopelessness, self-harm, with hard negatives (idioms, denials, other people, fiction, everyday pills,
+ropes, roofs and bridges) and what people say to a companion all day, and wider everyday lines (texting, euphemisms,
+indirect signs, elderly and teen voices, hard ordinary lines), and mostly hard ordinary lines against false alarms
+(tiredness, pain, everyday pills, knives and ropes, goodbyes and moving away), everyday lines with numbers and clock
+times, recovery, relief and everyday weariness told in crisis words, contrast lines (an ordinary line sharing most
+of a crisis line's words, and crisis lines in everyday words) — and the phrase cues' development sets
+(crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a crisis there taken as imminent when it names a time, a plan
+or means).
 
 Evaluation, never trained on (`FRESH_SETS`), each committed before the training that followed: crisis_fresh.tsv
 (before the reader was first trained), crisis_fresh2.tsv (its ordinary lines nearly all hard), crisis_fresh3.tsv,
 crisis_fresh4.tsv and crisis_fresh5.tsv (each written by someone who had seen no training line), crisis_fresh6.tsv
 (written once the fifth had been measured, by someone who had seen only a few training lines, for the format) and
-crisis_fresh7.tsv (once the sixth had been measured, by someone who had seen no training line).
+crisis_fresh7.tsv, crisis_fresh8.tsv and crisis_fresh9.tsv (each once the one before had been measured, by someone
+who had seen no training line).
 crisis_ordinary_numbers.tsv (48 ordinary lines with numbers and clock times, none a crisis) is checked by the
 reader's tests, never trained on.
 """
@@ -32,7 +34,8 @@ TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "
             DATA / "crisis_train_hardneg_en.tsv", DATA / "crisis_train_hardneg_fr.tsv",
             DATA / "crisis_train_numbers.tsv",
             DATA / "crisis_labelled.tsv", DATA / "crisis_heldout.tsv",
-            DATA / "crisis_train_contrast_en.tsv", DATA / "crisis_train_contrast_fr.tsv")  # fmt: skip
+            DATA / "crisis_train_contrast_en.tsv", DATA / "crisis_train_contrast_fr.tsv",
+            DATA / "crisis_train_recovery.tsv")  # fmt: skip
 FRESH = DATA / "crisis_fresh.tsv"
 FRESH_SECOND = DATA / "crisis_fresh2.tsv"  # written once the first had been measured, before any further tuning
 FRESH_THIRD = DATA / "crisis_fresh3.tsv"  # written once the second had been measured, before any further tuning
@@ -40,7 +43,10 @@ FRESH_FOURTH = DATA / "crisis_fresh4.tsv"  # written by someone who had seen no 
 FRESH_FIFTH = DATA / "crisis_fresh5.tsv"  # the same, once the fourth had been measured
 FRESH_SIXTH = DATA / "crisis_fresh6.tsv"  # once the fifth had been measured, by someone who had seen few training lines
 FRESH_SEVENTH = DATA / "crisis_fresh7.tsv"  # once the sixth had been measured, by someone who had seen no training line
-FRESH_SETS = (FRESH, FRESH_SECOND, FRESH_THIRD, FRESH_FOURTH, FRESH_FIFTH, FRESH_SIXTH, FRESH_SEVENTH)
+FRESH_EIGHTH = DATA / "crisis_fresh8.tsv"  # the same, once the seventh had been measured
+FRESH_NINTH = DATA / "crisis_fresh9.tsv"  # the same, once the eighth had been measured
+FRESH_SETS = (FRESH, FRESH_SECOND, FRESH_THIRD, FRESH_FOURTH, FRESH_FIFTH, FRESH_SIXTH, FRESH_SEVENTH, FRESH_EIGHTH,
+              FRESH_NINTH)  # fmt: skip
 _BINARY = {"crisis_labelled.tsv", "crisis_heldout.tsv"}
 
 

@@ -21,6 +21,7 @@ from bot.engine.safety.crisis_cues import (
     CLAUSE,
     IDIOMS,
     IMMINENT,
+    LAUGHING_AFTER,
     NOT_A_WISH,
     OTHERS,
     PHRASES,
@@ -87,11 +88,13 @@ class Cue(IntEnum):
 
 def phrase_cue(text: str) -> Cue:
     """The strongest cue in the message that is the writer's own: not denied ("I'm not suicidal"), not an idiom
-    ("this traffic is killing me"), not someone else's, not a story."""
+    ("this traffic is killing me"), not someone else's, not a story. A statement followed by laughter in the same
+    sentence ("je me jette par la fenêtre mdr") counts as a word naming the subject."""
     normal = normalised(text)
-    if _own(normal, PHRASES):
+    statements = _own(normal, PHRASES)
+    if any(not LAUGHING_AFTER.match(after) for after in statements):
         return Cue.STATEMENT
-    return Cue.TOPIC if _own(normal, TOPICS) else Cue.NONE
+    return Cue.TOPIC if statements or _own(normal, TOPICS) else Cue.NONE
 
 
 def phrase_crisis(text: str) -> bool:
@@ -99,7 +102,9 @@ def phrase_crisis(text: str) -> bool:
     return phrase_cue(text) is not Cue.NONE
 
 
-def _own(normal: str, cues: re.Pattern[str]) -> bool:
+def _own(normal: str, cues: re.Pattern[str]) -> list[str]:
+    """What follows each of the writer's own cues in the message (one entry per cue)."""
+    found_after: list[str] = []
     for found in cues.finditer(normal):
         before, after = normal[: found.start()], normal[found.end() :]
         if denied(before) or NOT_A_WISH.match(after) or IDIOMS.search(normal[max(0, found.start() - 30) :]):
@@ -107,8 +112,8 @@ def _own(normal: str, cues: re.Pattern[str]) -> bool:
         clause = CLAUSE.split(before)[-1]
         if STORY.search(clause) or _someone_else(clause):
             continue
-        return True
-    return False
+        found_after.append(after)
+    return found_after
 
 
 def _someone_else(clause: str) -> bool:

@@ -12,6 +12,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
+# After "live" / "vivre": where or how, not whether ("I don't want to live in this city anymore", « jveux plus
+# vivre à Paris »). "here" and « ici » are left out: they can mean in this world.
+_LIVE_WHERE = (
+    r"(?! (?:in|at|with|near|on|abroad|alone|together|a|au|aux|avec|dans|chez|en|sur|pres|seule?|ensemble|comme "
+    r"(?:ca|des|un|une) (?:colocs?|etudiants?|nomades?))\b)"
+)
 _PHRASES_EN = (
     r"kill(?:ing|ed)? my ?self|\bkms\b|\bkys\b|unaliv\w* (?:my ?self|me)|\bunalive\b|sewer ?slide|\bctb\b|"
     r"end(?:ing)? my (?:own )?life|tak(?:e|ing) my (?:own )?life|end(?:ing)? it all|end(?:ing)? things|"
@@ -25,7 +31,7 @@ _PHRASES_EN = (
     r"(?:gone|dead|not here|not around|disappeared|didn't exist|was ?n't (?:here|around|alive))|"
     r"(?:nobody|no one|no-one) (?:would|will|'d) (?:notice|care|miss me)|"
     r"no reason (?:left )?to (?:live|stay|keep going)|nothing (?:left )?to live for|"
-    r"(?:do ?n't|do not|dont) want to (?:live|be alive|be here|exist|wake up)|"
+    r"(?:do ?n't|do not|dont) want to (?:live" + _LIVE_WHERE + r"|be alive|be here|exist|wake up)|"
     r"(?:never|not) (?:to )?wake up(?= *(?:$|[.,!?;]|again|ever|tomorrow))|sleep forever|"
     r"(?:go to sleep|fall asleep) and (?:never|not) wake|"
     r"can'?t go on|can'?t do this anymore|can'?t keep going|tired of (?:living|being alive|life|existing)|"
@@ -43,7 +49,7 @@ _PHRASES_EN = (
     r"(?:take|taking|swallow|swallowing|took|swallowed) (?:all|every(?: one of)?|the whole (?:bottle|box|pack) of|a bunch of|"
     r"too many|a handful of) (?:my |the |these |those )?(?:pills|meds|tablets|sleeping pills|painkillers)|"
     r"(?:pills|meds|tablets) (?:saved|stockpiled|lined up|counted|ready)|"
-    r"(?:a |my )?(?:suicide|goodbye|farewell) (?:note|letter)|wrote (?:a|my) (?:note|letter) (?:to|for) my|"
+    r"(?:a |my )?suicide (?:note|letter)|wrote (?:a|my) (?:note|letter) (?:to|for) my|"
     r"won'?t be (?:around|here|alive) (?:much longer|anymore|for long|by|tomorrow)|"
     r"(?:last time|last message) you(?:'ll| will) (?:hear|see) from me|"
     r"(?:a|the) burden (?:to|on|for) (?:everyone|everybody|them|my|you)|i'?m (?:just )?a burden|"
@@ -59,7 +65,8 @@ _PHRASES_FR = (
     r"(?:serai|serais) plus (?:la|un probleme|un poids)|derniere fois qu'on se parle|j'en aurai plus besoin|"
     r"avant que je (?:parte|m'en aille)|quand je serai (?:partie?|plus la)|si (?:jamais )?je suis plus la|"
     r"(?:voudrais|aimerais|prefererais|mieux) (?:etre )?morte?\b|"
-    r"(?:n'?ai|ai|n'?a|a|j'?ai) plus (?:envie|gout|la force|aucune envie) de vivre|(?:ne )?veux plus vivre|"
+    r"(?:n'?ai|ai|n'?a|a|j'?ai) plus (?:envie|gout|la force|aucune envie) de vivre" + _LIVE_WHERE + "|"
+    r"(?:ne )?veux plus vivre" + _LIVE_WHERE + "|"
     r"(?:fatiguee?|lasse?|epuisee?|marre) de (?:vivre|la vie|exister)|"
     r"en finir(?! avec (?:ce|cette|ces|le|la|les|mon|ma|mes) (?!vie)\w)|"
     r"mettre fin a (?:mes jours|ma vie|tout)|mieux sans moi|me foutre en l'?air|me pendre|"
@@ -76,8 +83,8 @@ _PHRASES_FR = (
     r"(?:avaler|avale|gober) (?:toute?s? )?(?:tous )?(?:mes|les|la boite de|la plaquette de|toute la boite)|"
     r"(?:prendre|pris) (?:toute?s? |tous )(?:mes|les|la boite de|la plaquette de) (?:pilules|medicaments|medocs|cachets|somniferes)|"
     r"me (?:coupe|couper|suis coupee?|taillade) (?:les|le|la) (?:bras|poignets?|veines|cuisses?|peau)|"
-    r"(?:un|le|mon) poids pour (?:tout le monde|eux|ma famille|les autres)|lettre d'?adieu|"
-    r"(?:meme )?plus (?:envie |gout )?de vivre|(?:jamais|pas) (?:du )?(?:etre )?nee?\b|a quoi bon (?:vivre|continuer)"
+    r"(?:un|le|mon) poids pour (?:tout le monde|eux|ma famille|les autres)|"
+    r"(?:meme )?plus (?:envie |gout )?de vivre" + _LIVE_WHERE + r"|(?:jamais|pas) (?:du )?(?:etre )?nee?\b|a quoi bon (?:vivre|continuer)"
 )
 # Words that name the subject rather than say the writer's own wish: "suicide", "self-harm", "overdose", "relapse",
 # a goodbye, a rope. A school essay, the news, a friend's story and a coffee "overdose" use them as often as a person
@@ -86,11 +93,11 @@ _TOPICS_EN = (
     r"suicide(?! (?:squad|rates?|prevention|awareness|bomb\w*|mission|hotline|forest))|self[- ]?harm\w*|"
     r"overdos\w*|\bod\b(?= *(?:$|[.,!?;]|tonight|on))|relaps\w*|"
     r"(?:saying|say) (?:my )?goodbyes?\b(?! for now| for tonight| to (?:the|my) (?:old|apartment|house|summer))|"
-    r"no way out|(?:bought|got|have|found|tied|ready) (?:a |the )?(?:rope|noose)|noose"
+    r"no way out|(?:bought|got|have|found|tied|ready) (?:a |the )?(?:rope|noose)|noose|(?:goodbye|farewell) (?:note|letter)"
 )
 _TOPICS_FR = (
     r"suicide(?! (?:commercial|politique|social))|tentative de suicide|scarifi\w*|automutil\w*|rechut\w*|"
-    r"un fardeau|(?:dire|te dis|vous dis) (?:adieu|au revoir)(?! (?:a|au|aux) (?!tout)\w)|"
+    r"un fardeau|lettre d'?adieu|(?:dire|te dis|vous dis) (?:adieu|au revoir)(?! (?:a|au|aux) (?!tout)\w)|"
     r"plus d'?issue|pas d'?issue|aucune issue"
 )
 PHRASES = re.compile(r"(?:" + _PHRASES_EN + "|" + _PHRASES_FR + ")")
@@ -131,12 +138,14 @@ NOT_A_WISH = re.compile(
 CLAUSE = re.compile(r"[.;!?\n]|,(?! *(?:je|i)\b)|\b(?:but|mais|though|however|pourtant)\b")
 # Someone else's words or acts, a story, a joke: the phrase is not the writer's own.
 OTHERS = re.compile(
-    r"\b(?:my|his|her|their|our) (?:friend|brother|sister|mom|mum|dad|mother|father|cousin|son|daughter|uncle|aunt|"
-    r"neighbou?r|colleague|coworker|classmate|partner|boyfriend|girlfriend|wife|husband|grand\w+)\b|"
+    r"\b(?:my|his|her|their|our) (?:best |close |old )?(?:friend|brother|sister|mom|mum|dad|mother|father|cousin|son|"
+    r"daughter|uncle|aunt|neighbou?r|colleague|coworker|classmate|partner|boyfriend|girlfriend|wife|husband|grand\w+|"
+    r"roommate|flatmate|housemate|mate|bestie|bff|student|patient|teen|kid)\b|"
     r"\b(?:he|she|they)(?: has| have|'s|'ve)? (?:said|says|tried|attempted|wants|wanted|killed|died|self)|"
     r"\b(?:a friend|someone|somebody|a coworker|a classmate|un ami|une amie|un pote|une pote|quelqu'un|une collegue)\b|"
-    r"\b(?:mon|ma|mes|son|sa|ses|notre) (?:ami|amie|pote|frere|soeur|mere|pere|cousin|cousine|fils|fille|oncle|tante|"
-    r"voisin|voisine|collegue|copain|copine|mari|femme|grand-\w+|grand\w+)\b|\b(?:il|elle|ils|elles) (?:a|ont|veut|voulait|"
+    r"\b(?:mon|ma|mes|son|sa|ses|notre) (?:meilleure? |petite? )?(?:ami|amie|pote|frere|soeur|mere|pere|cousin|cousine|"
+    r"fils|fille|oncle|tante|voisin|voisine|collegue|copain|copine|mari|femme|grand-\w+|grand\w+|coloc\w*|eleve|"
+    r"patiente?|ado)\b|\b(?:il|elle|ils|elles) (?:a|ont|veut|voulait|"
     r"s'est|se sont|dit)\b"
 )
 STORY = re.compile(
@@ -148,12 +157,17 @@ STORY = re.compile(
     r"le heros|chapitre|documentaire|paroles)\b"
 )
 IDIOMS = re.compile(
-    r"\b(?:is|are|was|'s|it's|its|you're|ur) killing me|killing me (?:softly|lol|haha)|(?:could|would) kill for|"
+    r"\b(?:hungover|hangover|gueule de bois|lendemain de (?:soiree|cuite))\b|\b(?:is|are|was|'s|it's|its|you're|ur) killing me|killing me (?:softly|lol|haha)|(?:could|would) kill for|"
     r"i'?m dead\b|dead (?:lol|haha|💀)|died laughing|kill me now|shoot me now|"
     r"(?:political|commercial|social|career|professional|electoral) suicide|suicide (?:squad|commercial|politique|social)|"
     r"mort de rire|morte de rire|ca me tue|me tue (?:ce|cette|ces|le|la)|crever de (?:chaud|faim|froid|rire)|"
     r"meurs de (?:faim|soif|chaud|froid|envie)|je suis morte?\b(?= *(?:$|[.,!?;]|mdr|ptdr|lol|de rire))"
 )
+
+
+# Laughter after a phrase in the same sentence ("je me jette par la fenêtre mdr"): hyperbole as often as not, so the
+# phrase then speaks only with the learned reader's support, like a word naming the subject.
+LAUGHING_AFTER = re.compile(r"^[^.!?\n]*(?:\b(?:mdr|ptdr|lol|lmao|haha\w*|xd)\b|😂|🤣|💀)")
 
 
 def normalised(text: str) -> str:

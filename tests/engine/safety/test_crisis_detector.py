@@ -90,7 +90,7 @@ def test_a_negation_of_the_phrase_itself_is_still_a_denial(text: str) -> None:
     "text",
     ["writing an essay on suicide prevention for my psych class, any sources?",
      "overdosed on coffee this morning, my hands are shaking",
-     "ma coloc fait de l'automutilation, comment je peux l'aider ?",
+     "on a parlé d'automutilation au lycée aujourd'hui",
      "saying goodbye to my flatmates, moving to Leeds tomorrow"],
 )  # fmt: skip
 def test_a_word_naming_the_subject_needs_the_learned_reader_to_see_some_crisis(text: str) -> None:
@@ -119,4 +119,42 @@ def test_throwing_oneself_is_read_in_every_tense(text: str) -> None:
 
 @pytest.mark.parametrize("text", ["I want to die... of embarrassment", "je veux mourir… de honte, sérieux"])
 def test_an_idiom_after_a_pause_is_still_an_idiom(text: str) -> None:
+    assert not phrase_crisis(text), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["I don't want to live in this city anymore, rent is insane", "jveux plus vivre à Paris, les loyers c'est fou",
+     "j'ai plus envie de vivre en colocation"],
+)  # fmt: skip
+def test_not_wanting_to_live_somewhere_is_no_wish_to_die(text: str) -> None:
+    assert not phrase_crisis(text), text
+
+
+@pytest.mark.parametrize("text", ["I don't want to live anymore", "je veux plus vivre", "I don't want to live here"])
+def test_not_wanting_to_live_at_all_is_still_read(text: str) -> None:
+    assert phrase_crisis(text), text
+
+
+@pytest.mark.parametrize(
+    "text", ["so hungover i want to die, never drinking tequila again", "gueule de bois de l'enfer, jveux mourir"]
+)
+def test_a_hangover_is_an_idiom(text: str) -> None:
+    assert not phrase_crisis(text), text
+
+
+def test_laughter_after_a_phrase_asks_the_learned_reader() -> None:
+    text = "si j'entends encore cette chanson je me jette par la fenêtre mdr"
+    assert read_crisis(text, LearnedCrisis(none=0.95, concern=0.03, imminent=0.02)).level is CrisisLevel.NONE
+    assert read_crisis(text, LearnedCrisis(none=0.5, concern=0.3, imminent=0.2)).crisis
+    assert read_crisis("je veux mourir", LearnedCrisis(none=0.95, concern=0.03, imminent=0.02)).crisis
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["ma coloc parle d'en finir, j'ai peur pour elle, je fais quoi ?",
+     "ma meilleure amie m'a dit qu'elle voulait mourir, comment l'aider ?",
+     "my best friend says she wants to kill herself, what do i do"],
+)  # fmt: skip
+def test_a_roommate_or_a_best_friend_is_someone_else(text: str) -> None:
     assert not phrase_crisis(text), text
