@@ -4,6 +4,7 @@ its words (a hundred a page, with how many were found), a correction made from a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from bot.engine.model import UserRef
 from tests.adapters.web.browser import browser_session, csrf_of, launch_data, memory_ids, page, served, telegram_login
@@ -14,14 +15,10 @@ ANA = UserRef("telegram", "5151", "Ana")
 
 async def test_older_memories_are_a_page_away(redis_url: str, data_dir: Path, clock: FakeClock) -> None:
     async with served(redis_url, data_dir, clock) as web, browser_session() as browser:
-        for n in range(1, 53):
-            clock.advance(minutes=1)
-            assert (await web.core.commands.remember(ANA, f"Fact number {n}")).ok
+        await remember_numbered_facts(web, clock, 52)
         assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
 
-        _, first = await page(browser, web)
-        async with browser.get(f"{web.base}/?page=2") as response:
-            second = await response.text()
+        first, second = await first_two_pages(browser, web)
 
         assert len(memory_ids(first)) == 50 and "Fact number 52" in memory_ids(first)
         assert "Fact number 3" in memory_ids(first) and "Fact number 2" not in memory_ids(first)
@@ -38,14 +35,10 @@ async def test_search_and_corrections_reach_beyond_the_first_page(
         assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
         paris = memory_ids((await page(browser, web))[1])["I live in Paris"]
         assert (await web.core.browser.memories.correct(ANA, paris, "I live in Lyon")).ok  # type: ignore[union-attr]
-        for n in range(1, 61):  # sixty newer ones push both onto the second page
-            clock.advance(minutes=1)
-            assert (await web.core.commands.remember(ANA, f"Fact number {n}")).ok
+        await remember_numbered_facts(web, clock, 60)  # sixty newer ones push both onto the second page
         assert await telegram_login(browser, web, launch_data(clock, 5151)) == 200
 
-        _, first = await page(browser, web)
-        async with browser.get(f"{web.base}/?page=2") as response:
-            second = await response.text()
+        first, second = await first_two_pages(browser, web)
         async with browser.post(f"{web.base}/search", data={"csrf": csrf_of(first), "q": "valparaiso"}) as response:
             found = await response.text()
 
@@ -84,3 +77,16 @@ async def test_a_search_with_more_than_a_hundred_matches_says_how_many_and_pages
         assert "130 found: showing 101–130, newest first" in second and "Page 2 of 2" in second
         assert set(memory_ids(second)) == {f"Trip {n} to Valparaiso" for n in range(1, 31)}
         assert 'name="q" value="valparaiso"' in second  # the search's words stay in the form, not in an address
+
+
+async def remember_numbered_facts(web: Any, clock: FakeClock, count: int) -> None:
+    """"Fact number 1" to "Fact number <count>", a minute apart (the newest first on the page)."""
+    for n in range(1, count + 1):
+        clock.advance(minutes=1)
+        assert (await web.core.commands.remember(ANA, f"Fact number {n}")).ok
+
+
+async def first_two_pages(browser: Any, web: Any) -> tuple[str, str]:
+    _, first = await page(browser, web)
+    async with browser.get(f"{web.base}/?page=2") as response:
+        return first, await response.text()
