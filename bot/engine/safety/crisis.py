@@ -2,7 +2,8 @@
 
 Two readings, each measured on its own and together (`python -m bench.crisis_detector`):
 - the phrase cues (`bot.engine.safety.crisis_cues`): a phrase of the writer's own, not denied ("I'm not suicidal"),
-  not an idiom ("this traffic is killing me"), not someone else's, not a story;
+  not an idiom ("this traffic is killing me"), not someone else's, not a story; a word that only names the subject
+  ("suicide", "overdose", a goodbye letter) counts when the learned reader sees some crisis too;
 - the learned reader (`memory.crisis`): a small head over the message's sentence embedding, the one recall
   computes anyway, trained on a broad set with hard negatives. It reads what no list holds ("I gave my cat to my
   sister because I won't be around much longer").
