@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# After "live" / "vivre": where or how, not whether ("I don't want to live in this city anymore", « jveux plus
-# vivre à Paris »). "here" and « ici » are left out: they can mean in this world.
+# After "live" / "vivre": where or with whom, not whether ("I don't want to live in this city anymore", « jveux plus
+# vivre à Paris »). Left out, since they can mean in this world or with this pain: "here", « ici », "with", « avec »,
+# "on", « sur (cette terre) ».
 _LIVE_WHERE = (
-    r"(?! (?:in|at|with|near|on|abroad|alone|together|a|au|aux|avec|dans|chez|en|sur|pres|seule?|ensemble|comme "
-    r"(?:ca|des|un|une) (?:colocs?|etudiants?|nomades?))\b)"
+    r"(?! (?:in|at|near|abroad|alone|together|a|au|aux|dans|chez|en|pres|seule?|ensemble|comme "
+    r"(?:des|un|une) (?:colocs?|etudiants?|nomades?))\b)"
 )
 _PHRASES_EN = (
     r"kill(?:ing|ed)? my ?self|\bkms\b|\bkys\b|unaliv\w* (?:my ?self|me)|\bunalive\b|sewer ?slide|\bctb\b|"

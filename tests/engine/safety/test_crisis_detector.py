@@ -131,7 +131,12 @@ def test_not_wanting_to_live_somewhere_is_no_wish_to_die(text: str) -> None:
     assert not phrase_crisis(text), text
 
 
-@pytest.mark.parametrize("text", ["I don't want to live anymore", "je veux plus vivre", "I don't want to live here"])
+@pytest.mark.parametrize(
+    "text",
+    ["I don't want to live anymore", "je veux plus vivre", "I don't want to live here",
+     "I don't want to live with this pain anymore", "je veux plus vivre avec cette douleur",
+     "j'ai plus envie de vivre sur cette terre", "I don't want to live on like this"],
+)  # fmt: skip
 def test_not_wanting_to_live_at_all_is_still_read(text: str) -> None:
     assert phrase_crisis(text), text
 
