@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bot.engine.safety.crisis import LearnedCrisis, learned_level, phrase_crisis, read_crisis, shows_crisis
 from memory.crisis.head import CrisisHead
-from memory.crisis.labelled import FRESH, FRESH_SETS, load_labelled
+from memory.crisis.labelled import FRESH_SETS, load_labelled
 from memory.crisis.scoring import line, misses, score
 from memory.embedding import UseEmbedder
 
@@ -98,7 +98,7 @@ async def _main(args: argparse.Namespace) -> dict[str, object]:
         if args.misses:
             for miss in misses(rows, said["both"]):
                 print(f"    wrong {miss}")
-    texts = [r.text for r in load_labelled(FRESH)]
+    texts = [r.text for r in load_labelled(FRESH_SETS[0])]
     vectors = await embedder.embed(texts)
     # What the reply path adds: the cues and the head, per message (the vector is recall's).
     added: list[float] = []

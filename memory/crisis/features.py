@@ -97,11 +97,14 @@ class Vocabulary:
     def __len__(self) -> int:
         return len(self._index)
 
+    def indices(self, text: str) -> list[int]:
+        """The columns of the known words, word pairs and letter runs the text holds, in order."""
+        keys = [f"w {gram}" for gram in word_grams(text)] + [f"c {gram}" for gram in character_grams(text)]
+        return sorted({self._index[key] for key in keys if key in self._index})
+
     def vector(self, text: str) -> np.ndarray:
         vector = np.zeros(len(self._index), dtype=np.float32)
-        keys = [f"w {gram}" for gram in word_grams(text)] + [f"c {gram}" for gram in character_grams(text)]
-        hits = [self._index[key] for key in keys if key in self._index]
-        vector[hits] = 1.0
+        vector[self.indices(text)] = 1.0
         return vector
 
 
@@ -113,3 +116,49 @@ def features(texts: Sequence[str], vectors: Sequence[Sequence[float]], vocabular
     cues = np.stack([cue_vector(t) for t in texts])
     known = np.stack([vocabulary.vector(t) for t in texts])
     return np.hstack([embedded, cues, known])
+
+
+@dataclass(frozen=True)
+class KnownRows:
+    """Which known words and letter runs each training row holds, as (row, column) pairs: the rows are sparse
+    (a line holds ~100 of tens of thousands), so the training products run over the pairs alone."""
+
+    rows: np.ndarray
+    columns: np.ndarray
+    height: int
+    width: int
+
+    def column_means(self) -> np.ndarray:
+        return np.bincount(self.columns, minlength=self.width) / max(1, self.height)
+
+    def times(self, w: np.ndarray) -> np.ndarray:
+        """(height, width) @ w."""
+        picked = w[self.columns]
+        return np.stack(
+            [np.bincount(self.rows, weights=picked[:, j], minlength=self.height) for j in range(w.shape[1])], axis=1
+        )
+
+    def transposed_times(self, e: np.ndarray) -> np.ndarray:
+        """(height, width).T @ e."""
+        picked = e[self.rows]
+        return np.stack(
+            [np.bincount(self.columns, weights=picked[:, j], minlength=self.width) for j in range(e.shape[1])], axis=1
+        )
+
+
+def training_features(
+    texts: Sequence[str], vectors: Sequence[Sequence[float]], vocabulary: Vocabulary
+) -> tuple[np.ndarray, KnownRows]:
+    """What `features` gives, for many lines at once: the embeddings and cue vectors dense, the known words and
+    letter runs as pairs."""
+    dense = np.hstack(
+        [np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1), np.stack([cue_vector(t) for t in texts])]
+    )
+    rows: list[int] = []
+    columns: list[int] = []
+    for row, text in enumerate(texts):
+        hits = vocabulary.indices(text)
+        rows.extend([row] * len(hits))
+        columns.extend(hits)
+    known = KnownRows(np.array(rows, dtype=np.int64), np.array(columns, dtype=np.int64), len(texts), len(vocabulary))
+    return dense, known

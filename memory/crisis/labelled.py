@@ -6,16 +6,18 @@ ropes, roofs and bridges) and what people say to a companion all day, and wider 
 indirect signs, elderly and teen voices, hard ordinary lines), and mostly hard ordinary lines against false alarms
 (tiredness, pain, everyday pills, knives and ropes, goodbyes and moving away), everyday lines with numbers and clock
 times, recovery, relief and everyday weariness told in crisis words, contrast lines (an ordinary line sharing most
-of a crisis line's words, and crisis lines in everyday words) — and the phrase cues' development sets
-(crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a crisis there taken as imminent when it names a time, a plan
-or means).
+of a crisis line's words, and crisis lines in everyday words), many voices (ages, texting, regional French), daily
+life in a crisis's words (medication with times, nights, roads, small injuries, embarrassment) — and the phrase
+cues' development sets (crisis_labelled.tsv, crisis_heldout.tsv: 0/1 labels, a crisis there taken as imminent when
+it names a time, a plan or means).
 
-Evaluation, never trained on (`FRESH_SETS`), each committed before the training that followed: crisis_fresh.tsv
-(before the reader was first trained), crisis_fresh2.tsv (its ordinary lines nearly all hard), crisis_fresh3.tsv,
-crisis_fresh4.tsv and crisis_fresh5.tsv (each written by someone who had seen no training line), crisis_fresh6.tsv
-(written once the fifth had been measured, by someone who had seen only a few training lines, for the format) and
-crisis_fresh7.tsv, crisis_fresh8.tsv and crisis_fresh9.tsv (each once the one before had been measured, by someone
-who had seen no training line).
+`LOOKED_AT`: crisis_fresh.tsv to crisis_fresh9.tsv, each written by someone who had seen no training line (or, for
+the sixth, a few for the format) and committed before the tuning that followed it, then measured once before it was
+looked at. Each has been looked at since, so none is a blind test any more: they are trained on.
+
+Evaluation, never trained on or looked at line by line (`FRESH_SETS`): crisis_fresh10.tsv and crisis_fresh11.tsv,
+written by two people who had seen no training line, the detector or the safety code, committed before the reader
+they measure was trained.
 crisis_ordinary_numbers.tsv (48 ordinary lines with numbers and clock times, none a crisis) is checked by the
 reader's tests, never trained on.
 """
@@ -28,6 +30,7 @@ from pathlib import Path
 from bot.engine.safety.crisis_cues import IMMINENT, normalised
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data"
+LOOKED_AT = tuple(DATA / f"crisis_fresh{n}.tsv" for n in ("", 2, 3, 4, 5, 6, 7, 8, 9))
 TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "crisis_train_everyday.tsv",
             DATA / "crisis_train_hard.tsv", DATA / "crisis_train_more_en.tsv", DATA / "crisis_train_more_fr.tsv",
             DATA / "crisis_train_wide_en.tsv", DATA / "crisis_train_wide_fr.tsv",
@@ -35,18 +38,13 @@ TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "
             DATA / "crisis_train_numbers.tsv",
             DATA / "crisis_labelled.tsv", DATA / "crisis_heldout.tsv",
             DATA / "crisis_train_contrast_en.tsv", DATA / "crisis_train_contrast_fr.tsv",
-            DATA / "crisis_train_recovery.tsv")  # fmt: skip
-FRESH = DATA / "crisis_fresh.tsv"
-FRESH_SECOND = DATA / "crisis_fresh2.tsv"  # written once the first had been measured, before any further tuning
-FRESH_THIRD = DATA / "crisis_fresh3.tsv"  # written once the second had been measured, before any further tuning
-FRESH_FOURTH = DATA / "crisis_fresh4.tsv"  # written by someone who had seen no training line
-FRESH_FIFTH = DATA / "crisis_fresh5.tsv"  # the same, once the fourth had been measured
-FRESH_SIXTH = DATA / "crisis_fresh6.tsv"  # once the fifth had been measured, by someone who had seen few training lines
-FRESH_SEVENTH = DATA / "crisis_fresh7.tsv"  # once the sixth had been measured, by someone who had seen no training line
-FRESH_EIGHTH = DATA / "crisis_fresh8.tsv"  # the same, once the seventh had been measured
-FRESH_NINTH = DATA / "crisis_fresh9.tsv"  # the same, once the eighth had been measured
-FRESH_SETS = (FRESH, FRESH_SECOND, FRESH_THIRD, FRESH_FOURTH, FRESH_FIFTH, FRESH_SIXTH, FRESH_SEVENTH, FRESH_EIGHTH,
-              FRESH_NINTH)  # fmt: skip
+            DATA / "crisis_train_recovery.tsv",
+            DATA / "crisis_train_voices_en.tsv", DATA / "crisis_train_voices_fr.tsv",
+            DATA / "crisis_train_daily_en.tsv", DATA / "crisis_train_daily_fr.tsv",
+            *LOOKED_AT)  # fmt: skip
+FRESH_TENTH = DATA / "crisis_fresh10.tsv"  # once the ninth had been measured, by someone who had seen no training line
+FRESH_ELEVENTH = DATA / "crisis_fresh11.tsv"  # the same, written beside the tenth by someone else
+FRESH_SETS = (FRESH_TENTH, FRESH_ELEVENTH)
 _BINARY = {"crisis_labelled.tsv", "crisis_heldout.tsv"}
 
 
@@ -70,3 +68,10 @@ def load_labelled(*paths: Path) -> list[Labelled]:
                 raise ValueError(f"{path}:{number}: expected level 0/1/2 and lang en/fr, got {level!r} {language!r}")
             rows.append(Labelled(int(level), language, text.strip()))
     return rows
+
+
+def training_rows(*paths: Path) -> list[Labelled]:
+    """The training lines, less any that an evaluation set also holds (a short line two writers both wrote, such as
+    "I just want to sleep forever", would otherwise be scored on after being trained on)."""
+    held_out = {row.text.casefold() for row in load_labelled(*FRESH_SETS)}
+    return [row for row in load_labelled(*paths) if row.text.casefold() not in held_out]

@@ -56,10 +56,10 @@ class LearnedCrisis:
         return self.concern + self.imminent
 
 
-# The learned reader's probability from which a message is read as a crisis: at most even odds (lean towards care);
-# chosen on the training set's cross-validation (`python -m memory.crisis.train`) and the fresh sets already looked
-# at, never on the latest fresh set.
-LEARNED_THRESHOLD = 0.50
+# The learned reader's probability from which a message is read as a crisis: near even odds (lean towards care);
+# chosen on the fresh sets already looked at, each read by a head trained without it, and the training set's
+# cross-validation (`python -m memory.crisis.train`); never on the sets kept blind.
+LEARNED_THRESHOLD = 0.55
 LEARNED_MIN_WORDS = 4  # fewer words carry too little for the learned reader
 # A word naming the subject ("suicide", "overdose", "goodbye") counts when the learned reader gives the message at
 # least this much crisis: an essay on suicide prevention or a coffee "overdose" reads far below it. Low, so that the
