@@ -1,6 +1,6 @@
 """The shipped learned crisis reader on its own, over the real sentence embedding: it reads crises that no
 phrase cue names and leaves a companion's everyday chat alone. None of these lines is in a training or
-evaluation set (`tests/data/crisis_*.tsv`)."""
+evaluation set (`tests/data/crisis_*.tsv`). The sets kept blind are read whole, against the targets."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bot.engine.safety.crisis import LEARNED_THRESHOLD, CrisisLevel, phrase_crisis, read_crisis
+from bot.engine.safety.crisis import LEARNED_THRESHOLD, CrisisLevel, LearnedCrisis, phrase_crisis, read_crisis
 from memory.crisis.features import Vocabulary
-from memory.crisis.labelled import load_labelled
+from memory.crisis.labelled import FRESH_SETS, load_labelled
 from memory.crisis.reader import LearnedCrisisReader, load_head
+from memory.crisis.scoring import score
 from memory.embedding import UseEmbedder
 
 UNNAMED_CRISES = [
@@ -72,3 +73,16 @@ def test_a_word_the_head_never_saw_adds_nothing_and_every_number_reads_alike() -
     assert np.array_equal(vocabulary.vector("in chat 702"), vocabulary.vector("in chat 3"))
     assert vocabulary.vector("in chat 702").sum() == 5  # chat, in chat, chat 0, 0 and <0>; "in" is unknown
     assert not vocabulary.vector("voulais juste").any()  # no bucket to share with a word it knows
+
+
+@pytest.mark.parametrize("blind_set", FRESH_SETS, ids=lambda path: path.stem)
+async def test_the_blind_sets_meet_the_targets_as_replies_read_them(blind_set: Path) -> None:
+    """Recall ≥ 0.95 and false alarms ≤ 0.10 on each set kept blind (a head or threshold that slips fails here)."""
+    rows = load_labelled(blind_set)
+    texts = [row.text for row in rows]
+    vectors = await UseEmbedder().embed(texts)
+    learned = [LearnedCrisis(*map(float, p)) for p in load_head().probabilities(texts, vectors)]
+    said = [int(read_crisis(t, lc).level) for t, lc in zip(texts, learned, strict=True)]
+    figures = score(rows, said)["all"]
+    assert figures["recall"] >= 0.95
+    assert figures["false_alarms"] <= 0.10
