@@ -17,7 +17,7 @@ looked at. Each has been looked at since, so none is a blind test any more: they
 
 Evaluation, never trained on or looked at line by line (`FRESH_SETS`): crisis_fresh10.tsv and crisis_fresh11.tsv,
 written by two people who had seen no training line, the detector or the safety code, committed before the reader
-they measure was trained.
+they measure was trained, and crisis_fresh12.tsv, written the same way once it had been trained.
 crisis_ordinary_numbers.tsv (48 ordinary lines with numbers and clock times, none a crisis) is checked by the
 reader's tests, never trained on.
 """
@@ -44,7 +44,8 @@ TRAINING = (DATA / "crisis_train_en.tsv", DATA / "crisis_train_fr.tsv", DATA / "
             *LOOKED_AT)  # fmt: skip
 FRESH_TENTH = DATA / "crisis_fresh10.tsv"  # once the ninth had been measured, by someone who had seen no training line
 FRESH_ELEVENTH = DATA / "crisis_fresh11.tsv"  # the same, written beside the tenth by someone else
-FRESH_SETS = (FRESH_TENTH, FRESH_ELEVENTH)
+FRESH_TWELFTH = DATA / "crisis_fresh12.tsv"  # written once the reader it measures was trained, by someone else again
+FRESH_SETS = (FRESH_TENTH, FRESH_ELEVENTH, FRESH_TWELFTH)
 _BINARY = {"crisis_labelled.tsv", "crisis_heldout.tsv"}
 
 
