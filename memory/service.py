@@ -121,16 +121,14 @@ class LongTermMemoryService:
         hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes,
                             limit=max(HYBRID_CANDIDATES, query.limit * 10), read_dense=dense_limit)  # fmt: skip
         dense = replace(hybrid, mode="dense", limit=dense_limit, read_dense=0)
-
-        async def searches() -> tuple[list[ScoredMemory], list[ScoredMemory]]:
-            # One after the other: the second reuses the query's embedding, its dense ranking and the records the
-            # first read for it (read_dense), so it costs no call to the index.
-            return await self._store.search(hybrid), await self._store.search(dense)
-
-        # The question's dates need no vector: read in a worker thread while it is embedded and searched for
-        # (gather: an error comes out as it was raised, and the other one's, if any, is taken as seen).
-        (hits, similar), dates = await asyncio.gather(searches(), asyncio.to_thread(_question_dates, query))
-        return await asyncio.to_thread(_rank_and_select, hits, similar, query, self._weights, dates)
+        # The question's dates need no vector: read in a worker thread while it is embedded and searched for.
+        # The searches one after the other: the second reuses the query's embedding, its dense ranking and the
+        # records the first read for it (read_dense), so it costs no call to the index.
+        async with asyncio.TaskGroup() as group:
+            dates = group.create_task(asyncio.to_thread(_question_dates, query))
+            hits = await self._store.search(hybrid)
+            similar = await self._store.search(dense)
+        return await asyncio.to_thread(_rank_and_select, hits, similar, query, self._weights, dates.result())
 
     async def prepare_recall(self, text: str) -> None:
         if text.strip():

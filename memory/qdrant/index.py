@@ -146,14 +146,14 @@ class QdrantMemoryIndex:
         # -> 0.788 (folds 0.784 -> 0.788), recall p50 18.1 -> 16.0 ms (`souvenir eval locomo --folds`).
         candidates = max(MIN_CANDIDATES, query.read_dense, query.limit)
         keywords = max(MIN_CANDIDATES, query.limit)
-        # The keyword ranking needs no vector: asked while the question is embedded (each waits on a thread that
-        # lets go of the interpreter, one on each core); gather, not a TaskGroup: an error comes out as raised.
-        loose = self._loose(where)
-        (dense, nearest), (terms, keyword_hits) = await asyncio.gather(
-            self._embedded_nearest(loose, query.text, candidates), self._keyword_ranking(loose, query.text, keywords)
-        )
+        # The keyword ranking needs no vector: it is asked while the question is embedded (each waits on a thread
+        # that lets go of the interpreter, one on each core), and only the dense ranking waits for the vector.
+        async with asyncio.TaskGroup() as group:
+            ranked = group.create_task(self._keyword_ranking(self._loose(where), query.text, keywords))
+            dense = await self._vectors.of_query(query.text)
+        terms, keyword_hits = ranked.result()
         asked = Asked(dense, candidates, terms, keywords)
-        rankings, records = await self._rankings(where, asked, {}, [nearest, keyword_hits] if terms else [nearest])
+        rankings, records = await self._rankings(where, asked, {}, keyword_hits)
         dense_ranking = rankings[0]
         fused = rrf([r.hits for r in rankings], query.limit)
         wanted = [h.point_id for h in fused] + [h.point_id for h in dense_ranking.hits[: max(query.read_dense, 0)]]
@@ -167,9 +167,6 @@ class QdrantMemoryIndex:
         terms = await query_terms(self._cipher, where.user_key, text)
         return terms, await self._driver.keywords(terms, where, limit)
 
-    async def _embedded_nearest(self, where: Where, text: str, limit: int) -> tuple[list[float], list[Hit]]:
-        return (dense := await self._vectors.of_query(text)), await self._nearest(where, Asked(dense, limit))
-
     async def _nearest(self, where: Where, asked: Asked) -> list[Hit]:
         """The dense ranking; of all a person's memories from their rows in process when kept
         (memory/qdrant/dense_rows.py), else the index's."""
@@ -180,15 +177,15 @@ class QdrantMemoryIndex:
         return await self._driver.nearest(asked.dense, where, asked.limit, with_payload=False)
 
     async def _rankings(
-        self, where: Where, asked: Asked, known: dict[str, MemoryRecord], found: list[list[Hit]] | None = None
+        self, where: Where, asked: Asked, known: dict[str, MemoryRecord], keywords: list[Hit] | None = None
     ) -> tuple[list[Ranking], dict[str, MemoryRecord]]:
-        """The dense ranking of what `where` selects (and the keyword one when `asked` has terms), each as long
-        as asked, and the records read on the way (by id). `found`: those of `self._loose(where)`, when asked."""
+        """The dense ranking of what `where` selects (and the keyword one when `asked` has terms: `keywords`
+        when it was asked already, for `self._loose(where)`), each as long as asked, and the records read on the
+        way (by id)."""
         loose = self._loose(where)
-        if found is None:
-            found = [await self._nearest(loose, asked)]
-            if asked.terms:
-                found.append(await self._driver.keywords(asked.terms, loose, asked.keywords))
+        found = [await self._nearest(loose, asked)]
+        if asked.terms:
+            found.append(keywords or await self._driver.keywords(asked.terms, loose, asked.keywords))
         if loose is not where:
             records = await self._read(where.user_key, [h.point_id for hits in found for h in hits], known)
             rankings = []
