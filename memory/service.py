@@ -25,7 +25,7 @@ from bot.engine.model import (
     RecallQuery,
 )
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
-from bot.engine.when.dates import FoundDate, resolve_dates
+from bot.engine.when.dates import resolve_dates
 from bot.errors import ErasedMeanwhile
 from memory.items import dated_event, memory_item
 from memory.person.person_model_keeper import PersonModelKeeper
@@ -55,22 +55,11 @@ _SCAN_CHUNK = 5000  # memories a broad search reads from the listing at a time
 _SCROLL_SLACK = 64  # read a little beyond the count: memories written meanwhile are not cut off
 
 
-def _question_dates(query: RecallQuery) -> list[FoundDate]:
-    """The dates the question names; its words' stems are worked out on the way (kept per word for the ranking)."""
-    stems(query.text)
-    return resolve_dates(query.text, query.at, query.timezone)
-
-
 def _rank_and_select(
-    hits: Sequence[ScoredMemory],
-    similar: Sequence[ScoredMemory],
-    query: RecallQuery,
-    weights: RecallWeights,
-    question_dates: list[FoundDate] | None = None,
+    hits: Sequence[ScoredMemory], similar: Sequence[ScoredMemory], query: RecallQuery, weights: RecallWeights
 ) -> list[RecalledMemory]:
-    """CPU only (dates in the question unless given, scoring hundreds of candidates): run in a worker thread."""
-    if question_dates is None:
-        question_dates = _question_dates(query)
+    """CPU only (dates in the question, scoring hundreds of candidates): run in a worker thread."""
+    question_dates = resolve_dates(query.text, query.at, query.timezone)
     ranked = [r for r in rank(hits, query, question_dates, similar, weights) if r.record.is_current(query.at)]
     return select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights)
 
@@ -121,14 +110,11 @@ class LongTermMemoryService:
         hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes,
                             limit=max(HYBRID_CANDIDATES, query.limit * 10), read_dense=dense_limit)  # fmt: skip
         dense = replace(hybrid, mode="dense", limit=dense_limit, read_dense=0)
-        # The question's dates need no vector: read in a worker thread while it is embedded and searched for.
-        # The searches one after the other: the second reuses the query's embedding, its dense ranking and the
-        # records the first read for it (read_dense), so it costs no call to the index.
-        async with asyncio.TaskGroup() as group:
-            dates = group.create_task(asyncio.to_thread(_question_dates, query))
-            hits = await self._store.search(hybrid)
-            similar = await self._store.search(dense)
-        return await asyncio.to_thread(_rank_and_select, hits, similar, query, self._weights, dates.result())
+        # One after the other: the second reuses the query's embedding, its dense ranking and the records the
+        # first read for it (read_dense), so it costs no call to the index.
+        hits = await self._store.search(hybrid)
+        similar = await self._store.search(dense)
+        return await asyncio.to_thread(_rank_and_select, hits, similar, query, self._weights)
 
     async def prepare_recall(self, text: str) -> None:
         if text.strip():

@@ -22,18 +22,13 @@ MIN_CANDIDATES = 50  # per retriever, before fusion
 KEPT_ENOUGH = 0.9
 
 
-_SHARES = [1.0 / (RRF_K + rank) for rank in range(1, 10_001)]  # each rank's share, worked out once
-
-
 def rrf(rankings: Sequence[Sequence[Hit]], limit: int) -> list[Hit]:
     """Reciprocal rank fusion (as Qdrant's: 1 / (k + rank), rank from 1), the best `limit` first (ties in the
     order first seen: nlargest is sorted(..., reverse=True)[:limit], without sorting or wrapping the rest)."""
     scores: dict[str, float] = {}
-    get = scores.get
     for ranking in rankings:
-        shares = _SHARES if len(ranking) <= len(_SHARES) else [1.0 / (RRF_K + r) for r in range(1, len(ranking) + 1)]
-        for share, hit in zip(shares, ranking, strict=False):  # the shares run on past the ranking
-            scores[hit.point_id] = get(hit.point_id, 0.0) + share
+        for rank, hit in enumerate(ranking, start=1):
+            scores[hit.point_id] = scores.get(hit.point_id, 0.0) + 1.0 / (RRF_K + rank)
     return [Hit(i, score, {}) for i, score in heapq.nlargest(limit, scores.items(), key=itemgetter(1))]
 
 
