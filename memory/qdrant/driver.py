@@ -69,16 +69,6 @@ class IndexDriver(Protocol):
         empty without terms), best first, ids only."""
         ...
 
-    async def keywords(self, sparse: SparseTerms, where: Where, limit: int) -> list[Hit]:
-        """The keyword ranking alone (as `rankings` gives it), best first, ids only: asked while the question is
-        embedded, as it needs no vector."""
-        ...
-
-    async def dense_rows(self, user_key: str, at_most: int) -> tuple[list[str], Any] | None:
-        """The person's ids and their dense vectors as stored (a float32 numpy matrix, one row each, for
-        memory/qdrant/dense_rows.py); None when they have more than `at_most` or the backend keeps none here."""
-        ...
-
     async def holders(self, terms: Sequence[SparseTerms], where: Where, limit: int) -> list[set[str]]:
         """For each of `terms`, the ids of the points (up to `limit`) whose keyword vector shares a term with it."""
         ...

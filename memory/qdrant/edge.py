@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import qdrant_edge as qe
 
 from bot.errors import ConfigError, StoreUnavailable
@@ -237,29 +236,6 @@ class EdgeDriver:
             return found[0], found[1] if len(found) > 1 else []
 
         return await asyncio.to_thread(both)
-
-    async def keywords(self, sparse: SparseTerms, where: Where, limit: int) -> list[Hit]:
-        if not sparse:
-            return []
-        request = qe.QueryRequest(limit=limit, query=qe.Query.Nearest(_sparse(sparse), using=SPARSE),
-                                  filter=_filter(where), with_payload=False)  # fmt: skip
-        return await asyncio.to_thread(lambda: _ranked(self._shard.query(request)))
-
-    async def dense_rows(self, user_key: str, at_most: int) -> tuple[list[str], Any] | None:
-        request = qe.ScrollRequest(limit=at_most + 1, filter=_filter(Where(user_key=user_key)), with_payload=False,
-                                   with_vector=[DENSE])  # fmt: skip
-
-        def read() -> tuple[list[str], Any] | None:  # ~0.1 s at 3,800 memories, nearly all of it making floats
-            records, _next = self._shard.scroll(request)
-            if len(records) > at_most:
-                return None
-            matrix = np.empty((len(records), self._dimension), dtype=np.float32)
-            for row, record in enumerate(records):
-                vectors: Any = record.vector  # {name: its floats}, as asked
-                matrix[row] = vectors[DENSE]
-            return [_ID_TEXTS[r.id.int] for r in records], matrix  # type: ignore[union-attr]
-
-        return await asyncio.to_thread(read)
 
     async def holders(self, terms: Sequence[SparseTerms], where: Where, limit: int) -> list[set[str]]:
         flt = _filter(where)

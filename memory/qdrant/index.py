@@ -16,7 +16,6 @@ from bot.engine.ports import Clock
 from bot.errors import InvalidInput
 from memory.ports import Embedder
 from memory.privacy.crypto import PlainCipher, Sealer, TextCipher
-from memory.qdrant.dense_rows import DENSE_ROWS, PersonRows
 from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.hit_records import records_of
 from memory.qdrant.ids import canonical_ids, require_user
@@ -29,7 +28,7 @@ from memory.qdrant.sealed_payload import seal_payload
 from memory.qdrant.vectors import KnownVectors
 from memory.qdrant.word_hits import newest_holding
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
-from memory.words.sparse import SparseTerms, tokenize
+from memory.words.sparse import tokenize
 
 
 class QdrantMemoryIndex:
@@ -51,8 +50,6 @@ class QdrantMemoryIndex:
         self._cipher: TextCipher = cipher or PlainCipher()
         self._walk = walk
         self._vectors = KnownVectors(embedder)
-        # Each person's dense vectors, for their dense ranking in process: kept on the same terms as the records.
-        self._rows = PersonRows(DENSE_ROWS if cached_records > 0 else 0)
         self._clock = clock
         # Count-then-change operations (supersede, remove, forget) must not interleave.
         self._writes = asyncio.Lock()
@@ -92,14 +89,8 @@ class QdrantMemoryIndex:
                 for user_key, user_points in by_user.items():
                     # Conditional upsert: an id that already names someone else's memory is left alone.
                     await self._driver.upsert(user_key, user_points)
-            except BaseException:
-                for user_key in by_user:  # some may have been written: read again rather than guessed
-                    self._rows.forget(user_key)
-                raise
             finally:
                 self._cache.changing(written)
-            for user_key, user_points in by_user.items():
-                self._rows.written(user_key, [p.point_id for p in user_points], [p.dense for p in user_points])
             if self._cache.enabled:
                 # As a read would give them back (the next message's consolidation finds them without a read).
                 plain = [record_to_payload(r) for r in records] if self._cipher.enabled else payloads
@@ -124,9 +115,9 @@ class QdrantMemoryIndex:
             kinds=None if query.kinds is None else tuple(MemoryKind(k).value for k in query.kinds),
             current_after=timestamp(query.at) if query.current_only else None,
         )
+        dense = await self._vectors.of_query(query.text)
         last = self._last_found
         if query.mode == "dense":
-            dense = await self._vectors.of_query(query.text)
             if last is not None and last.serves(query.user_key, query.text, where, query.limit):
                 ranking, records = Ranking(last.dense[: query.limit], last.exhausted), last.records
             else:
@@ -146,14 +137,8 @@ class QdrantMemoryIndex:
         # -> 0.788 (folds 0.784 -> 0.788), recall p50 18.1 -> 16.0 ms (`souvenir eval locomo --folds`).
         candidates = max(MIN_CANDIDATES, query.read_dense, query.limit)
         keywords = max(MIN_CANDIDATES, query.limit)
-        # The keyword ranking needs no vector: it is asked while the question is embedded (each waits on a thread
-        # that lets go of the interpreter, one on each core), and only the dense ranking waits for the vector.
-        async with asyncio.TaskGroup() as group:
-            ranked = group.create_task(self._keyword_ranking(self._loose(where), query.text, keywords))
-            dense = await self._vectors.of_query(query.text)
-        terms, keyword_hits = ranked.result()
-        asked = Asked(dense, candidates, terms, keywords)
-        rankings, records = await self._rankings(where, asked, {}, keyword_hits)
+        asked = Asked(dense, candidates, await query_terms(self._cipher, query.user_key, query.text), keywords)
+        rankings, records = await self._rankings(where, asked, {})
         dense_ranking = rankings[0]
         fused = rrf([r.hits for r in rankings], query.limit)
         wanted = [h.point_id for h in fused] + [h.point_id for h in dense_ranking.hits[: max(query.read_dense, 0)]]
@@ -163,30 +148,14 @@ class QdrantMemoryIndex:
         )
         return [ScoredMemory(records[h.point_id], h.score) for h in fused if h.point_id in records]
 
-    async def _keyword_ranking(self, where: Where, text: str, limit: int) -> tuple[SparseTerms, list[Hit]]:
-        terms = await query_terms(self._cipher, where.user_key, text)
-        return terms, await self._driver.keywords(terms, where, limit)
-
-    async def _nearest(self, where: Where, asked: Asked) -> list[Hit]:
-        """The dense ranking; of all a person's memories from their rows in process when kept
-        (memory/qdrant/dense_rows.py), else the index's."""
-        if where == Where(user_key=where.user_key):
-            rows = self._rows.ranked_by(where.user_key, self._driver, self._writes)
-            if rows is not None:
-                return await asyncio.to_thread(rows.nearest, asked.dense, asked.limit)
-        return await self._driver.nearest(asked.dense, where, asked.limit, with_payload=False)
-
     async def _rankings(
-        self, where: Where, asked: Asked, known: dict[str, MemoryRecord], keywords: list[Hit] | None = None
+        self, where: Where, asked: Asked, known: dict[str, MemoryRecord]
     ) -> tuple[list[Ranking], dict[str, MemoryRecord]]:
-        """The dense ranking of what `where` selects (and the keyword one when `asked` has terms: `keywords`
-        when it was asked already, for `self._loose(where)`), each as long as asked, and the records read on the
-        way (by id)."""
+        """The dense ranking of what `where` selects (and the keyword one when `asked` has terms), each as long
+        as asked, and the records read on the way (by id)."""
         loose = self._loose(where)
-        found = [await self._nearest(loose, asked)]
-        if asked.terms:
-            found.append(keywords or await self._driver.keywords(asked.terms, loose, asked.keywords))
         if loose is not where:
+            found = await self._ranked_by(loose, asked)
             records = await self._read(where.user_key, [h.point_id for hits in found for h in hits], known)
             rankings = []
             for hits, limit in zip(found, asked.limits, strict=True):
@@ -195,13 +164,15 @@ class QdrantMemoryIndex:
             if all(r.exhausted or len(r.hits) >= KEPT_ENOUGH * n for r, n in zip(rankings, asked.limits, strict=True)):
                 return rankings, records
             known = records
-            found = await self._ranked_by(where, asked)
+        found = await self._ranked_by(where, asked)
         return [Ranking(hits, len(hits) < limit) for hits, limit in zip(found, asked.limits, strict=True)], known
 
     async def _ranked_by(self, where: Where, asked: Asked) -> list[list[Hit]]:
         if not asked.terms:
             return [await self._driver.nearest(asked.dense, where, asked.limit, with_payload=False)]
-        return list(await self._driver.rankings(asked.dense, asked.terms, where, asked.limit, asked.keywords))
+        return list(
+            await self._driver.rankings(asked.dense, asked.terms, where, asked.limit, keyword_limit=asked.keywords)
+        )
 
     def _loose(self, where: Where) -> Where:
         """What to ask the index for: the person alone, when their records are kept here (cheap to check) and
@@ -361,8 +332,6 @@ class QdrantMemoryIndex:
     async def _delete(self, where: Where) -> int:
         self._last_found = None
         async with self._writes:
-            # The person's vectors go whole, even if nothing matches: never served again, read anew if needed.
-            self._rows.forget(where.user_key)
             gone = await self._driver.count(where)
             if gone:
                 ids, person = (where.ids, None) if where.ids is not None else ((), where.user_key)
@@ -371,7 +340,6 @@ class QdrantMemoryIndex:
                     await self._driver.delete(where)
                 finally:
                     self._cache.changing(ids, person)
-                    self._rows.forget(where.user_key)
                 self._compact_on_close = True  # erased words leave the files when the index closes
         return gone
 
@@ -390,7 +358,6 @@ class QdrantMemoryIndex:
                      created_before=before)  # fmt: skip
 
     async def close(self) -> None:
-        await self._rows.close()
         if self._compact_on_close:
             await self._driver.optimize()
         await self._driver.close()

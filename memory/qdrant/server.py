@@ -165,21 +165,6 @@ class ServerDriver:
         found = [_hits(response.points) for response in responses]
         return found[0], found[1] if len(found) > 1 else []
 
-    async def keywords(self, sparse: SparseTerms, where: Where, limit: int) -> list[Hit]:
-        if not sparse:
-            return []
-        response = await _call(
-            self._client.query_points(
-                self._collection, query=_sparse(sparse), using=SPARSE, query_filter=_filter(where), limit=limit,
-                with_payload=False,
-            )
-        )  # fmt: skip
-        return _hits(response.points)
-
-    async def dense_rows(self, user_key: str, at_most: int) -> tuple[list[str], Any] | None:
-        """None: another replica may change the person's points, so none are kept in this process."""
-        return None
-
     async def holders(self, terms: Sequence[SparseTerms], where: Where, limit: int) -> list[set[str]]:
         if not terms:
             return []
