@@ -110,12 +110,14 @@ class Vocabulary:
 
 def features(texts: Sequence[str], vectors: Sequence[Sequence[float]], vocabulary: Vocabulary) -> np.ndarray:
     """The head's input, one row a text: its embedding, its cue vector, its known words and letter runs."""
-    embedded = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
     if not texts:
-        return embedded
-    cues = np.stack([cue_vector(t) for t in texts])
-    known = np.stack([vocabulary.vector(t) for t in texts])
-    return np.hstack([embedded, cues, known])
+        return np.asarray(vectors, dtype=np.float32).reshape(0, -1)
+    return np.hstack([_embedding_and_cues(texts, vectors), np.stack([vocabulary.vector(t) for t in texts])])
+
+
+def _embedding_and_cues(texts: Sequence[str], vectors: Sequence[Sequence[float]]) -> np.ndarray:
+    embedded = np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1)
+    return np.hstack([embedded, np.stack([cue_vector(t) for t in texts])])
 
 
 @dataclass(frozen=True)
@@ -151,9 +153,7 @@ def training_features(
 ) -> tuple[np.ndarray, KnownRows]:
     """What `features` gives, for many lines at once: the embeddings and cue vectors dense, the known words and
     letter runs as pairs."""
-    dense = np.hstack(
-        [np.asarray(vectors, dtype=np.float32).reshape(len(texts), -1), np.stack([cue_vector(t) for t in texts])]
-    )
+    dense = _embedding_and_cues(texts, vectors)
     rows: list[int] = []
     columns: list[int] = []
     for row, text in enumerate(texts):

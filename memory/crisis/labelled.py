@@ -24,6 +24,7 @@ reader's tests, never trained on.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,5 +75,10 @@ def load_labelled(*paths: Path) -> list[Labelled]:
 def training_rows(*paths: Path) -> list[Labelled]:
     """The training lines, less any that an evaluation set also holds (a short line two writers both wrote, such as
     "I just want to sleep forever", would otherwise be scored on after being trained on)."""
-    held_out = {row.text.casefold() for row in load_labelled(*FRESH_SETS)}
+    held_out = _evaluation_texts()
     return [row for row in load_labelled(*paths) if row.text.casefold() not in held_out]
+
+
+@functools.cache
+def _evaluation_texts() -> frozenset[str]:
+    return frozenset(row.text.casefold() for row in load_labelled(*FRESH_SETS))

@@ -82,13 +82,15 @@ def report(name: str, rows: Sequence[Labelled], said: dict[str, list[int]], show
     return out
 
 
-def sets_left_out(args: argparse.Namespace, rows: list[Labelled], vectors: list[list[float]]) -> dict[str, object]:
-    """Each looked-at fresh set in the training data, read by a head trained on all the rest."""
-    sizes = [len(training_rows(path)) for path in args.data]
+def sets_left_out(
+    args: argparse.Namespace, sizes: Sequence[int], rows: list[Labelled], vectors: list[list[float]]
+) -> dict[str, object]:
+    """Each looked-at fresh set in the training data, read by a head trained on all the rest; `sizes` holds how
+    many of `rows` each file of `args.data` gave, in order."""
     starts = np.cumsum([0, *sizes])
     out: dict[str, object] = {}
     for path, start, end in zip(args.data, starts, starts[1:], strict=False):
-        if path not in LOOKED_AT:
+        if path.resolve() not in LOOKED_AT:  # --data may name it relatively
             continue
         keep = [i for i in range(len(rows)) if not start <= i < end]
         head = trained([rows[i] for i in keep], [vectors[i] for i in keep], l2=args.l2[0], weight=args.crisis_weight)
@@ -101,7 +103,8 @@ def sets_left_out(args: argparse.Namespace, rows: list[Labelled], vectors: list[
 
 async def _main(args: argparse.Namespace) -> None:
     embedder = UseEmbedder()
-    rows = training_rows(*args.data)
+    parts = [training_rows(path) for path in args.data]
+    rows = [row for part in parts for row in part]
     vectors = await embedder.embed([r.text for r in rows])
     print(f"training set: {len(rows)} messages from {', '.join(p.name for p in args.data)}")
     results: dict[str, object] = {}
@@ -110,7 +113,7 @@ async def _main(args: argparse.Namespace) -> None:
         print(f"{args.folds}-fold CV, l2={l2:g}, crisis weight {args.crisis_weight:g}, threshold {args.threshold}")
         results[f"cv_l2_{l2:g}"] = report("CV", rows, readings(rows, cv, args.threshold), args.misses)
     if args.sets_left_out:
-        results["sets_left_out"] = sets_left_out(args, rows, vectors)
+        results["sets_left_out"] = sets_left_out(args, [len(part) for part in parts], rows, vectors)
     head = trained(rows, vectors, l2=args.l2[0], weight=args.crisis_weight)
     if args.eval:
         held = load_labelled(args.eval)
