@@ -21,6 +21,7 @@ from memory.evaluation.locomo_data import CATEGORIES, Conversation, clean_eviden
 SWAPPED = 0.2  # share of a replica's unprotected words drawn from the other conversations
 BUDGET = 300  # words shown per question, for every system, before scoring
 QUESTIONS = 300  # questions asked per size, drawn across the whole box
+TAIL = 300  # the last messages of the box, each system's ingestion timed on them (see Box.tail)
 CONTAINMENT_CATEGORIES = (1, 3, 4)  # multi-hop, open-domain, single-hop: answers that are words of the turns
 _WORD = re.compile(r"[a-z0-9]+")
 STOPWORDS = frozenset(
@@ -50,6 +51,12 @@ class Box:
     @property
     def memories(self) -> int:
         return sum(len(p.turns) for p in self.people)
+
+    def tail(self, wanted: int = TAIL) -> int:
+        """How many of the last messages (people in order, each one's turns in order) are ingested timed, once
+        the box holds all the others: `wanted`, but at most a quarter of the box's, so one person still has
+        most of a conversation before them."""
+        return max(0, min(wanted, self.memories // 4))
 
 
 def words_of(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench.mem0_compare.box import BUDGET, QUESTIONS, build_box
+from bench.mem0_compare.box import BUDGET, QUESTIONS, TAIL, build_box
 from bench.mem0_compare.mem0_side import SETUPS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -28,9 +28,9 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
-def _child(system: str, data: Path, people: int, questions: int) -> dict[str, Any]:
+def _child(system: str, data: Path, people: int, questions: int, tail: int) -> dict[str, Any]:
     command = [sys.executable, "-m", "bench.compare_mem0", "--data", str(data), "--child", system,
-               "--people", str(people), "--questions", str(questions)]  # fmt: skip
+               "--people", str(people), "--questions", str(questions), "--tail", str(tail)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     load_before, began = _load(), time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
@@ -43,17 +43,17 @@ def _child(system: str, data: Path, people: int, questions: int) -> dict[str, An
     return out
 
 
-def child_main(system: str, data: Path, people: int, questions: int) -> int:
+def child_main(system: str, data: Path, people: int, questions: int, tail: int) -> int:
     box = build_box(data, people, questions)
     if system == "souvenir":
         from bench.mem0_compare.souvenir_side import run_souvenir
 
-        out = asyncio.run(run_souvenir(box))
+        out = asyncio.run(run_souvenir(box, tail))
     else:
         from bench.mem0_compare.mem0_side import run_mem0
 
         with tempfile.TemporaryDirectory(prefix=f"mem0-{system}-") as scratch:
-            out = run_mem0(system, box, scratch)
+            out = run_mem0(system, box, scratch, tail)
     print(json.dumps(out))
     return 0
 
@@ -114,12 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=f"one size ({QUICK} people): a few minutes")
     parser.add_argument("--sizes", default=",".join(map(str, SIZES)), help="people on the box, comma-separated")
     parser.add_argument("--questions", type=int, default=QUESTIONS, help="questions per size, drawn across the box")
+    parser.add_argument("--tail", type=int, default=TAIL,
+                        help="the last messages of the box, ingested timed (at most a quarter of the box)")  # fmt: skip
     parser.add_argument("--systems", default=",".join(SYSTEMS), help=argparse.SUPPRESS)
     parser.add_argument("--child", choices=SYSTEMS, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--people", type=int, default=1, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
-        return child_main(args.child, args.data, args.people, args.questions)
+        return child_main(args.child, args.data, args.people, args.questions, args.tail)
     try:
         build_box(args.data, 1, 1)
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -132,15 +134,15 @@ def main(argv: list[str] | None = None) -> int:
     report["run"] = {
         "started": datetime.now(UTC).isoformat(timespec="seconds"), "command": command,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()},
-        "budget_words": BUDGET, "top_k": 10, "questions_per_size": args.questions, "children": {},
+        "budget_words": BUDGET, "top_k": 10, "questions_per_size": args.questions, "tail": args.tail, "children": {},
     }  # fmt: skip
     for people in sizes:
         results = {}
         for system in systems:
             print(f"{people} people: {system} ... (load {_load():.2f})", file=sys.stderr, flush=True)
-            results[system] = _child(system, args.data, people, args.questions)
+            results[system] = _child(system, args.data, people, args.questions, args.tail)
             report["run"]["children"][f"{people}:{system}"] = {
-                k: results[system][k] for k in ("load", "wall_s", "ingest_s", "questions", "memories")
+                k: results[system][k] for k in ("load", "wall_s", "ingest_s", "fill_s", "tail", "questions", "memories")
             }
         souvenir = results.pop("souvenir")
         report["sizes"].append({

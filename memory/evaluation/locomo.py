@@ -74,15 +74,24 @@ def _exchange(conversation: Conversation, index: int) -> Exchange:
 INGEST_BATCH = 64  # exchanges handed to `remember_exchanges` at once, as a worker drains a queue of them
 
 
-async def ingest_conversations(service: LongTermMemoryService, conversations: list[Conversation]) -> tuple[int, float]:
+async def ingest_conversations(
+    service: LongTermMemoryService, conversations: list[Conversation], start: int = 0, stop: int | None = None
+) -> tuple[int, float]:
     """Every turn in order through the real write path, in batches (each exchange written as it would be alone:
-    same memories, same consolidation against the turns before it; see memory/writing/ingest.py)."""
+    same memories, same consolidation against the turns before it; see memory/writing/ingest.py). With `start`
+    and `stop`, only the turns from `start` to `stop` of that order (all conversations' turns one after the
+    other), so a run can be cut in two: the same turns, written the same way. Returns how many were ingested
+    and in how many seconds."""
     started = time.perf_counter()
     count = 0
+    offset = 0  # where the conversation's first turn stands in the order
     for conversation in conversations:
-        exchanges = [_exchange(conversation, index) for index in range(len(conversation.turns))]
-        for start in range(0, len(exchanges), INGEST_BATCH):
-            await service.remember_exchanges(exchanges[start : start + INGEST_BATCH])
+        first = max(start - offset, 0)
+        last = len(conversation.turns) if stop is None else min(stop - offset, len(conversation.turns))
+        offset += len(conversation.turns)
+        exchanges = [_exchange(conversation, index) for index in range(first, last)]
+        for begin in range(0, len(exchanges), INGEST_BATCH):
+            await service.remember_exchanges(exchanges[begin : begin + INGEST_BATCH])
         count += len(exchanges)
     return count, time.perf_counter() - started
 

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
-from memory.evaluation.locomo import run_locomo_eval
+from bot.engine.model import Exchange
+from memory.evaluation import locomo
+from memory.evaluation.locomo import ingest_conversations, run_locomo_eval
 from memory.evaluation.locomo_data import clean_evidence, load_locomo, session_time
 from memory.index_factory import EmbedderOptions
 
@@ -83,3 +88,36 @@ def test_the_shared_locomo_file_loads() -> None:
     conversations = load_locomo(SHARED)
     assert len(conversations) == 5
     assert sum(len(c.questions) for c in conversations) > 700
+
+
+class _Recorder:
+    """Stands in for the service: keeps each batch of exchanges handed to `remember_exchanges`."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[Exchange]] = []
+
+    async def remember_exchanges(self, exchanges: Sequence[Exchange]) -> None:
+        self.batches.append(list(exchanges))
+
+
+async def test_ingestion_cut_in_two_writes_every_turn_once_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tmp_path / "locomo.json"
+    data.write_text(json.dumps([_sample()]))
+    (one,) = load_locomo(data)
+    conversations = [one, replace(one, sample_id="conv-other")]  # 5 turns each, 10 in the order
+    monkeypatch.setattr(locomo, "INGEST_BATCH", 2)
+    whole = _Recorder()
+    assert (await ingest_conversations(cast(Any, whole), conversations))[0] == 10
+    said = [e for batch in whole.batches for e in batch]
+    assert [(e.message.conversation_id, e.message.message_id) for e in said][4:6] == [
+        ("locomo:conv-test", "D2:2"), ("locomo:conv-other", "D1:1"),
+    ]  # fmt: skip
+    for split in range(11):
+        fill, tail = _Recorder(), _Recorder()
+        assert (await ingest_conversations(cast(Any, fill), conversations, stop=split))[0] == split
+        assert (await ingest_conversations(cast(Any, tail), conversations, start=split))[0] == 10 - split
+        batches = fill.batches + tail.batches
+        assert [e for batch in batches for e in batch] == said  # the same exchanges (windows too), once each
+        assert all(0 < len(b) <= 2 and len({e.message.conversation_id for e in b}) == 1 for b in batches)
