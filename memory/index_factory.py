@@ -24,6 +24,7 @@ from memory.ports import Embedder
 from memory.privacy.crypto import TextCipher
 from memory.qdrant.driver import IndexDriver
 from memory.qdrant.index import QdrantMemoryIndex
+from memory.recall.ahead import read_ahead
 
 if TYPE_CHECKING:
     from memory.qdrant.server import CollectionLayout  # qdrant-client is imported only for a server
@@ -160,7 +161,8 @@ async def open_memory_index(
     # The embedded engine has one writer, this process (its data dir is locked): records read by recall can
     # be kept. Not with a server, where another replica may change them.
     cached = EMBEDDED_CACHED_RECORDS if backend_for(options) is IndexBackend.EDGE else 0
-    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cached_records=cached, cipher=cipher)
+    index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cached_records=cached, cipher=cipher,
+                              read_ahead=read_ahead)  # fmt: skip
     try:
         yield index
     finally:

@@ -8,7 +8,7 @@ someone else matches nothing.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -41,9 +41,11 @@ class QdrantMemoryIndex:
         walk: int = WALK,
         cached_records: int = 0,
         cipher: TextCipher | None = None,
+        read_ahead: Callable[[Sequence[MemoryRecord]], None] | None = None,
     ) -> None:
         """`cached_records`: how many records read by searches are kept in process (0: none) — only for a
-        backend this process alone writes to (see memory/qdrant/record_cache.py)."""
+        backend this process alone writes to (see memory/qdrant/record_cache.py). `read_ahead`: given each
+        written record in a worker thread, as searches will give it back (memory/recall/ahead.py)."""
         self._driver = driver
         self._cache = RecordCache(cached_records)
         # Seals each payload's words with its person's data key (SOUVENIR_ENCRYPTION_KEY); filters stay clear.
@@ -58,6 +60,7 @@ class QdrantMemoryIndex:
         # write forgets it.
         self._last_found: LastSearch | None = None
         self._compact_on_close = False  # memories were deleted: purge them from the files before closing
+        self._read_ahead = read_ahead
 
     # ---- MemoryIndex ----
 
@@ -91,11 +94,14 @@ class QdrantMemoryIndex:
                     await self._driver.upsert(user_key, user_points)
             finally:
                 self._cache.changing(written)
+            kept: Sequence[MemoryRecord] = records
             if self._cache.enabled:
                 # As a read would give them back (the next message's consolidation finds them without a read).
                 plain = [record_to_payload(r) for r in records] if self._cipher.enabled else payloads
-                self._cache.keep([payload_to_record(r.memory_id, p) for r, p in zip(records, plain, strict=True)],
-                                 self._cache.generation)  # fmt: skip
+                kept = [payload_to_record(r.memory_id, p) for r, p in zip(records, plain, strict=True)]
+                self._cache.keep(kept, self._cache.generation)
+        if self._read_ahead is not None:
+            await asyncio.to_thread(self._read_ahead, kept)
 
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         await self._vectors.ahead(texts, memories)

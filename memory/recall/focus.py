@@ -18,7 +18,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
 
 @text_cache(maxsize=8192)
-def _sentences(text: str) -> tuple[int, tuple[tuple[str, frozenset[str]], ...]]:
+def analysed_sentences(text: str) -> tuple[int, tuple[tuple[str, frozenset[str]], ...]]:
     """A text's word count, and its sentences each with its stems. Cached: a recall weighs ~170 candidates, and
     the same messages come back for many questions; stemming every sentence of each was a third of selecting."""
     sentences = _SENTENCE_END.split(text)
@@ -29,7 +29,7 @@ def focused(text: str, question_terms: frozenset[str], over: int = FOCUS_OVER) -
     """`text`, or only its sentences that share a stem with the question when it is longer than `over` words."""
     if not question_terms:
         return text
-    count, analysed = _sentences(text)
+    count, analysed = analysed_sentences(text)
     if count <= over or len(analysed) < 2:
         return text
     keep = [not question_terms.isdisjoint(terms) for _, terms in analysed]

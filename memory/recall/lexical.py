@@ -104,7 +104,7 @@ def _weighted(text: str, shown: str) -> tuple[Counter[str], int]:
 
 
 @per_record()
-def _document(record: MemoryRecord) -> tuple[Counter[str], int]:
+def keyword_document(record: MemoryRecord) -> tuple[Counter[str], int]:
     """The record's terms, its own words counted OWN_WORDS_WEIGHT times, and their number (read-only)."""
     return _weighted(record.text, shown_text(record))
 
@@ -114,7 +114,7 @@ def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float
     terms = set(stems(question))
     if not terms or not records:
         return [0.0] * len(records)
-    docs, lengths = zip(*(_document(r) for r in records), strict=True)
+    docs, lengths = zip(*(keyword_document(r) for r in records), strict=True)
     scores = bm25_scores(docs, lengths, terms, K1, B)
     best = max(scores)
     return [s / best for s in scores] if best > 0 else scores

@@ -32,7 +32,7 @@ SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same
 
 
 @text_cache(maxsize=32768)
-def _token_set(text: str) -> frozenset[str]:
+def token_set(text: str) -> frozenset[str]:
     return frozenset(tokenize(text))
 
 
@@ -109,7 +109,7 @@ class _Selection:
             # of the ~170 candidates end here, and comparing each with every line shown cost more than the rest.
             # (A dated event may still date a message shown, below, whatever its own length.)
             return
-        tokens = _token_set(whole)
+        tokens = token_set(whole)
         if any(_similar(tokens, seen) for seen in self.kept_tokens):
             return
         sources = _sources(record)

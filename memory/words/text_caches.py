@@ -28,6 +28,7 @@ class _Clearable(Protocol):
 
 
 _CACHES: list[_Clearable] = []
+_generation = 0  # moved on by every `forget_cached_texts`
 
 
 class _LruSize:
@@ -115,8 +116,15 @@ def per_record(maxsize: int = RECORDS_KEPT) -> Callable[[Callable[[R], T]], Call
 
 
 def forget_cached_texts() -> None:
+    global _generation
+    _generation += 1
     for cache in _CACHES:
         cache.cache_clear()
+
+
+def cache_generation() -> int:
+    """Moves on whenever the caches are emptied: work that filled them meanwhile may hold erased words."""
+    return _generation
 
 
 def cached_texts() -> int:
