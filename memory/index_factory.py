@@ -25,12 +25,13 @@ from memory.privacy.crypto import TextCipher
 from memory.qdrant.driver import IndexDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.recall.ahead import read_ahead
+from memory.words.text_caches import RECORDS_KEPT
 
 if TYPE_CHECKING:
     from memory.qdrant.server import CollectionLayout  # qdrant-client is imported only for a server
 
 EDGE_DIRECTORY = "qdrant"
-EMBEDDED_CACHED_RECORDS = 20_000  # records kept by the embedded index between recalls (~1-2 kB each)
+EMBEDDED_CACHED_RECORDS = RECORDS_KEPT  # records kept by the embedded index between recalls (~1-2 kB each)
 
 
 class IndexBackend(StrEnum):

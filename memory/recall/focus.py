@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 from memory.recall.lexical import stems
-from memory.words.text_caches import text_cache
+from memory.words.text_caches import TEXTS_KEPT, text_cache
 
 FOCUS_OVER = 12  # words: a message this long or shorter is shown whole
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
 
-@text_cache(maxsize=8192)
+@text_cache(maxsize=TEXTS_KEPT)
 def analysed_sentences(text: str) -> tuple[int, tuple[tuple[str, frozenset[str]], ...]]:
     """A text's word count, and its sentences each with its stems. Cached: a recall weighs ~170 candidates, and
     the same messages come back for many questions; stemming every sentence of each was a third of selecting."""

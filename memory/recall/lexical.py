@@ -20,7 +20,7 @@ import snowballstemmer
 from memory.records import MemoryRecord
 from memory.words.bm25 import bm25_scores
 from memory.words.sparse import STOPWORDS, WORDS_KEPT, token_of, tokenize, words
-from memory.words.text_caches import WordCache, per_record, text_cache
+from memory.words.text_caches import TEXTS_KEPT, WordCache, per_record, text_cache
 from memory.writing.episodes import SEPARATOR, shown_text
 
 _CAPITALISED = re.compile(r"\b[^\W\d_][\w'’-]*", re.UNICODE)
@@ -68,7 +68,7 @@ def stems(text: str) -> list[str]:
     return [found for word in words(text) if (found := known[word])]
 
 
-@text_cache(maxsize=32768)
+@text_cache(maxsize=TEXTS_KEPT)
 def _terms(text: str) -> Counter[str]:
     # Cached: the same memories come back for many questions, and tokenising is the costly part of recall.
     return Counter(stems(text))
@@ -92,7 +92,7 @@ def _apart(text: str, at: int) -> bool:
     return at <= 0 or at >= len(text) or not (text[at - 1].isalnum() and text[at].isalnum())
 
 
-@text_cache(maxsize=32768)
+@text_cache(maxsize=TEXTS_KEPT)
 def _weighted(text: str, shown: str) -> tuple[Counter[str], int]:
     counts: Counter[str] = Counter()
     for piece in _pieces(text, shown):

@@ -24,14 +24,14 @@ from memory.recall.ranking import DEFAULT_WEIGHTS, Ranked, RecallWeights
 from memory.recall.worth_showing import worth_showing
 from memory.records import MemoryKind, MemoryRecord
 from memory.words.sparse import tokenize
-from memory.words.text_caches import text_cache
+from memory.words.text_caches import TEXTS_KEPT, text_cache
 from memory.writing.episodes import adjacent_ids, previous_id, said_date, shown_text
 from memory.writing.extraction.candidates import PRECISION
 
 SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
 
 
-@text_cache(maxsize=32768)
+@text_cache(maxsize=TEXTS_KEPT)
 def token_set(text: str) -> frozenset[str]:
     return frozenset(tokenize(text))
 

@@ -13,7 +13,7 @@ import re
 
 from memory.records import MemoryKind, MemoryRecord
 from memory.words.sparse import tokenize
-from memory.words.text_caches import text_cache
+from memory.words.text_caches import TEXTS_KEPT, text_cache
 from memory.writing.episodes import shown_text
 from memory.writing.extraction.offline import sentences
 
@@ -72,7 +72,7 @@ def _asks_about_themself(text: str) -> bool:
     )
 
 
-@text_cache(maxsize=32768)
+@text_cache(maxsize=TEXTS_KEPT)
 def _worth(text: str) -> bool:
     return not (_content_free(text) or _asks_about_themself(text) or _INSTRUCTIONS.search(text))
 
