@@ -45,7 +45,8 @@ class QdrantMemoryIndex:
     ) -> None:
         """`cached_records`: how many records read by searches are kept in process (0: none) — only for a
         backend this process alone writes to (see memory/qdrant/record_cache.py). `read_ahead`: given each
-        written record in a worker thread, as searches will give it back (memory/recall/ahead.py)."""
+        written record in a worker thread, as searches will give it back, where records are kept
+        (memory/recall/ahead.py)."""
         self._driver = driver
         self._cache = RecordCache(cached_records)
         # Seals each payload's words with its person's data key (SOUVENIR_ENCRYPTION_KEY); filters stay clear.
@@ -100,7 +101,9 @@ class QdrantMemoryIndex:
                 plain = [record_to_payload(r) for r in records] if self._cipher.enabled else payloads
                 kept = [payload_to_record(r.memory_id, p) for r, p in zip(records, plain, strict=True)]
                 self._cache.keep(kept, self._cache.generation)
-        if self._read_ahead is not None:
+        if self._read_ahead is not None and self._cache.enabled:
+            # Only where this process keeps the records: with a server, the next recall may be another
+            # replica's, and would meet other objects.
             await asyncio.to_thread(self._read_ahead, kept)
 
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:

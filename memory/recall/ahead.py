@@ -3,10 +3,11 @@
 The first time a memory is among a recall's ~250 candidates, its words are analysed: stems and keyword counts
 (every candidate), whether it says anything, its tokens and its sentences (the few dozen the selection weighs),
 the date it gave. A recall whose candidates were all new (a person's first questions after telling a lot) took
-10-20 ms instead of ~6, waited for by the reply. The index hands each memory it writes here, in a worker thread of
-the write (the outbox's, in the background), and the analyses wait in the per-process caches of
-`memory.words.text_caches`, which forgetting and erasure empty. Whether a shown memory touches pain is left to
-the recall that shows it: ~40 µs a memory, for the ~15 a recall shows.
+10-20 ms instead of ~6, waited for by the reply. The embedded index (one process writes, keeps the records and
+answers) hands each memory it writes here, in a worker thread of the write (the outbox's, in the background), and
+the analyses wait in the per-process caches of `memory.words.text_caches`, which forgetting and erasure empty.
+Whether a shown memory touches pain is left to the recall that shows it: ~40 µs a memory, for the ~15 a recall
+shows.
 """
 
 from __future__ import annotations
