@@ -32,6 +32,7 @@ from memory.records import IndexQuery
 from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService, _rank_and_select
 
 STEPS = ("embedding", "hybrid_search", "dense_search", "rank_and_select")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def _queries(query: RecallQuery) -> tuple[IndexQuery, IndexQuery]:
@@ -100,6 +101,7 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
                 _rank_and_select(hits, similar, query, service._weights)
             ranking.stop()
             text = whole.output_text(unicode=True) + ranking.output_text(unicode=True)
+            text = text.replace(f"{ROOT}/", "")  # paths from the project's root
             await asyncio.to_thread(out.write_text, text, encoding="utf-8")
         await store.close()
     figures = {f"{k}_p50_ms": statistics.median(v) * 1000 for k, v in times.items()}
