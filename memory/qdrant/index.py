@@ -95,15 +95,14 @@ class QdrantMemoryIndex:
                     await self._driver.upsert(user_key, user_points)
             finally:
                 self._cache.changing(written)
-            kept: Sequence[MemoryRecord] = records
+            kept: list[MemoryRecord] = []
             if self._cache.enabled:
                 # As a read would give them back (the next message's consolidation finds them without a read).
                 plain = [record_to_payload(r) for r in records] if self._cipher.enabled else payloads
                 kept = [payload_to_record(r.memory_id, p) for r, p in zip(records, plain, strict=True)]
                 self._cache.keep(kept, self._cache.generation)
-        if self._read_ahead is not None and self._cache.enabled:
-            # Only where this process keeps the records: with a server, the next recall may be another
-            # replica's, and would meet other objects.
+        if self._read_ahead is not None and kept:
+            # Only the records kept here: with a server, the next recall may be another replica's.
             await asyncio.to_thread(self._read_ahead, kept)
 
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
