@@ -8,6 +8,7 @@ someone else matches nothing.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -29,6 +30,8 @@ from memory.qdrant.vectors import KnownVectors
 from memory.qdrant.word_hits import newest_holding
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.words.sparse import tokenize
+
+log = logging.getLogger(__name__)
 
 
 class QdrantMemoryIndex:
@@ -103,7 +106,10 @@ class QdrantMemoryIndex:
                 self._cache.keep(kept, self._cache.generation)
         if self._read_ahead is not None and kept:
             # Only the records kept here: with a server, the next recall may be another replica's.
-            await asyncio.to_thread(self._read_ahead, kept)
+            try:
+                await asyncio.to_thread(self._read_ahead, kept)
+            except Exception:  # written all the same: a recall reads what this could not
+                log.warning("could not read %d written memories ahead of recall", len(kept), exc_info=True)
 
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         await self._vectors.ahead(texts, memories)

@@ -96,3 +96,15 @@ def test_an_erasure_while_reading_leaves_no_words_behind(monkeypatch: pytest.Mon
     monkeypatch.setattr(ahead, "token_set", erased_meanwhile)
     read_ahead([memory(text) for text in LIFE])
     assert cached_texts() == 0
+
+
+async def test_a_reading_that_fails_does_not_fail_the_write(tmp_path: Path, clock: FakeClock) -> None:
+    def broken(records: Sequence[MemoryRecord]) -> None:
+        raise ValueError("a text the analysis chokes on")
+
+    index = await _index(tmp_path, clock, broken)
+    try:
+        await index.add([memory(text) for text in LIFE])
+        assert LIFE[0] in [hit.record.text for hit in await index.search(ask("the cat from the shelter"))]
+    finally:
+        await index.close()
