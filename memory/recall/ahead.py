@@ -1,9 +1,10 @@
 """Recall's reading of a memory's words, done as the memory is written rather than when a reply waits for it.
 
 The first time a memory is among a recall's ~250 candidates, its words are analysed: stems and keyword counts
-(every candidate), whether it says anything, its tokens and its sentences (the few dozen the selection weighs),
-the date it gave. A recall whose candidates were all new (a person's first questions after telling a lot) took
-10-20 ms instead of ~6, waited for by the reply. The embedded index (one process writes, keeps the records and
+(every candidate), whether it says anything, its tokens and its sentences (the few dozen the selection weighs).
+(The date a message gave is already read on writing: it is stored with the episode.) A recall whose candidates
+were all new (a person's first questions after telling a lot) took 10-20 ms instead of ~6, waited for by the
+reply. The embedded index (one process writes, keeps the records and
 answers) hands each memory it writes here, in a worker thread of the write (the outbox's, in the background), and
 the analyses wait in the per-process caches of `memory.words.text_caches`, which forgetting and erasure empty.
 Whether a shown memory touches pain is left to the recall that shows it: ~40 µs a memory, for the ~15 a recall
@@ -20,7 +21,7 @@ from memory.recall.selection import token_set
 from memory.recall.worth_showing import worth_showing
 from memory.records import MemoryRecord
 from memory.words.text_caches import cache_generation, forget_cached_texts
-from memory.writing.episodes import said_date, shown_text
+from memory.writing.episodes import shown_text
 
 
 def read_ahead(records: Sequence[MemoryRecord]) -> None:
@@ -34,6 +35,5 @@ def read_ahead(records: Sequence[MemoryRecord]) -> None:
         worth_showing(record)
         token_set(shown)
         analysed_sentences(shown)
-        said_date(record, shown)
     if cache_generation() != generation:
         forget_cached_texts()  # something was forgotten meanwhile: what was just read may be its words
