@@ -64,6 +64,7 @@ from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.driver import Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
+from memory.recall.ahead import read_ahead
 from memory.redis.embedded import embedded_redis
 from memory.redis.stores.conversation_window import RedisConversationWindow
 from memory.redis.stores.message_claims import RedisMessageClaims
@@ -116,8 +117,10 @@ async def run(memories: int, samples: int) -> dict[str, Any]:
         embedder = UseEmbedder()
         await embedder.warm_up()
         driver = await EdgeDriver.open(scratch / "qdrant", embedder.dimension)
-        # As the app opens the embedded index (memory/index_factory.py): records read by recall are kept.
-        store = QdrantMemoryIndex(driver, embedder, clock, cached_records=EMBEDDED_CACHED_RECORDS)
+        # As the app opens the embedded index (memory/index_factory.py): records read by recall are kept, and a
+        # memory's words are read for recall as it is written.
+        store = QdrantMemoryIndex(driver, embedder, clock, cached_records=EMBEDDED_CACHED_RECORDS,
+                                   read_ahead=read_ahead)  # fmt: skip
         stack.push_async_callback(store.close)
         service = LongTermMemoryService(store, default_timezone="UTC", clock=clock)
         print(f"writing {memories} messages for the person and {memories} for 200 others ...", flush=True)

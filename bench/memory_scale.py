@@ -46,6 +46,7 @@ from memory.embedding import UseEmbedder
 from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
+from memory.recall.ahead import read_ahead
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.service import LongTermMemoryService
 from memory.writing.episodes import SAID
@@ -230,8 +231,10 @@ async def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp, LoopLag() as lag, other_work(args.busy):
         driver = await EdgeDriver.open(Path(tmp) / "qdrant", real.dimension)
-        # As the app opens the embedded index: records read by recall are kept between recalls.
-        index = QdrantMemoryIndex(driver, embedder, _Clock(), cached_records=EMBEDDED_CACHED_RECORDS)
+        # As the app opens the embedded index: records read by recall are kept between recalls, and a memory's
+        # words are read for recall as it is written.
+        index = QdrantMemoryIndex(driver, embedder, _Clock(), cached_records=EMBEDDED_CACHED_RECORDS,
+                                  read_ahead=read_ahead)  # fmt: skip
         service = LongTermMemoryService(index, default_timezone="Europe/Paris")
         next_message = 0
         try:

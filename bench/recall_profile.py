@@ -28,6 +28,7 @@ from memory.embedding import UseEmbedder
 from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
+from memory.recall.ahead import read_ahead
 from memory.records import IndexQuery
 from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService, _rank_and_select
 
@@ -50,7 +51,8 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
         embedder = UseEmbedder()
         await embedder.warm_up()
         driver = await EdgeDriver.open(Path(scratch) / "qdrant", embedder.dimension)
-        store = QdrantMemoryIndex(driver, embedder, clock, cached_records=EMBEDDED_CACHED_RECORDS)
+        store = QdrantMemoryIndex(driver, embedder, clock, cached_records=EMBEDDED_CACHED_RECORDS,
+                                   read_ahead=read_ahead)  # fmt: skip
         service = LongTermMemoryService(store, default_timezone="UTC", clock=clock)
         for n in range(memories):
             clock.at = T0 + timedelta(minutes=30 * n)
