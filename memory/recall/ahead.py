@@ -1,7 +1,8 @@
 """Recall's reading of a memory's words, done as the memory is written rather than when a reply waits for it.
 
 The first time a memory is among a recall's ~250 candidates, its words are analysed: stems and keyword counts
-(every candidate), whether it says anything, its tokens and its sentences (the few dozen the selection weighs).
+with what else the ranking reads of it (every candidate), whether it says anything, its tokens and its sentences
+(the few dozen the selection weighs).
 (The date a message gave is already read on writing: it is stored with the episode.) A recall whose candidates
 were all new (a person's first questions after telling a lot) took 10-20 ms instead of ~6, waited for by the
 reply. The embedded index (one process writes, keeps the records and
@@ -15,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memory.recall.facts import recall_facts
 from memory.recall.focus import analysed_sentences
-from memory.recall.lexical import keyword_document, own_terms
 from memory.recall.selection import token_set
 from memory.recall.worth_showing import worth_showing
 from memory.records import MemoryRecord
@@ -30,8 +31,7 @@ def read_ahead(records: Sequence[MemoryRecord]) -> None:
     generation = cache_generation()
     for record in records:
         shown = shown_text(record)
-        keyword_document(record)
-        own_terms(record)
+        recall_facts(record)  # its keyword counts and own words with it
         worth_showing(record)
         token_set(shown)
         analysed_sentences(shown)

@@ -111,10 +111,14 @@ def keyword_document(record: MemoryRecord) -> tuple[Counter[str], int]:
 
 def keyword_scores(records: Sequence[MemoryRecord], question: str) -> list[float]:
     """BM25 of each record for the question, normalised so the best is 1 (all 0 without shared words)."""
-    terms = set(stems(question))
-    if not terms or not records:
-        return [0.0] * len(records)
-    docs, lengths = zip(*(keyword_document(r) for r in records), strict=True)
+    documents = [keyword_document(r) for r in records]
+    return keyword_scores_of([d for d, _ in documents], [n for _, n in documents], frozenset(stems(question)))
+
+
+def keyword_scores_of(docs: Sequence[Counter[str]], lengths: Sequence[int], terms: frozenset[str]) -> list[float]:
+    """`keyword_scores` from the records' keyword documents and the question's stems."""
+    if not terms or not docs:
+        return [0.0] * len(docs)
     scores = bm25_scores(docs, lengths, terms, K1, B)
     best = max(scores)
     return [s / best for s in scores] if best > 0 else scores

@@ -14,7 +14,6 @@ in the question ("last week", "jeudi") favours memories from around that day. Wh
 from __future__ import annotations
 
 import calendar
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -24,10 +23,10 @@ from typing import NamedTuple
 
 from bot.engine.model import RecallQuery
 from bot.engine.when.dates import FoundDate
+from memory.recall.facts import RecallFacts, fading, microseconds, recall_facts
 from memory.recall.focus import FOCUS_OVER
-from memory.recall.lexical import asked_names, keyword_scores, own_terms, stems
+from memory.recall.lexical import asked_names, keyword_scores_of, stems
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
-from memory.words.text_caches import per_record
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,14 +57,6 @@ class RecallWeights:
 
 
 DEFAULT_WEIGHTS = RecallWeights()
-
-# kind -> (half-life in days, floor): how fast a memory fades when nothing else distinguishes it.
-DECAY: dict[MemoryKind, tuple[float, float]] = {
-    MemoryKind.SEMANTIC: (math.inf, 1.0),
-    MemoryKind.TEMPORAL: (math.inf, 1.0),
-    MemoryKind.EMOTIONAL: (180.0, 0.8),
-    MemoryKind.EPISODIC: (365.0, 0.92),
-}
 
 WHEN_QUESTION = re.compile(
     r"\b(?:when|what date|which date|what day|which day|what year|what month|how long ago|how long since|"
@@ -103,29 +94,31 @@ def relevance(
     """How well each candidate answers the question: its keyword score, plus its closeness in meaning
     (similarity and rank), less when only its context matched, more when it says a name asked about."""
     pool = _pool(hits, similar)
-    keywords = keyword_scores([record for record, _, _ in pool], question)
-    names = asked_names(question)
+    facts = [recall_facts(record) for record, _, _ in pool]
+    return list(zip((record for record, _, _ in pool), _relevances(pool, facts, question, weights), strict=True))
+
+
+def _relevances(pool: list[tuple[MemoryRecord, int, float]], facts: list[RecallFacts], question: str,
+                weights: RecallWeights) -> list[float]:  # fmt: skip
     terms = frozenset(stems(question))
+    keywords = keyword_scores_of([f.keywords for f in facts], [f.length for f in facts], terms)
+    names = asked_names(question)
     rank_weight, rank_scale, similarity_weight = weights.rank_weight, weights.rank_scale, weights.similarity_weight
+    context_only, named_boost = weights.context_only, weights.named_boost
     out = []
-    for (record, rank, cosine), keyword in zip(pool, keywords, strict=True):
+    for (_, rank, cosine), keyword, fact in zip(pool, keywords, facts, strict=True):
         value = keyword + rank_weight / (1.0 + rank / rank_scale) + similarity_weight * cosine
-        own = own_terms(record)  # the memory's own words, not its context's
+        own = fact.own  # the memory's own words, not its context's
         if terms.isdisjoint(own):
-            value *= weights.context_only
+            value *= context_only
         if names and not names.isdisjoint(own):
-            value *= weights.named_boost
-        out.append((record, value))
+            value *= named_boost
+        out.append(value)
     return out
 
 
 def recency(record: MemoryRecord, at: datetime) -> float:
-    half_life, floor = DECAY[record.kind]
-    if math.isinf(half_life):
-        return 1.0
-    moment = record.event_at or record.created_at
-    age_days = max(0.0, (at - moment).total_seconds() / 86400.0)
-    return max(floor, 0.5 ** (age_days / half_life))
+    return fading(recall_facts(record), microseconds(at))
 
 
 def _period(found: FoundDate) -> tuple[date, date]:
@@ -155,8 +148,13 @@ def _near(record: MemoryRecord, found: FoundDate) -> bool:
 
 def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_dates: list[FoundDate],
           asks_when: bool, weights: RecallWeights = DEFAULT_WEIGHTS) -> float:  # fmt: skip
-    value = relevance * recency(record, query.at) * (0.85 + 0.3 * record.importance)
-    if asks_when and (record.kind is MemoryKind.TEMPORAL or record.local_date):
+    return _score(record, recall_facts(record), relevance, microseconds(query.at), question_dates, asks_when, weights)
+
+
+def _score(record: MemoryRecord, facts: RecallFacts, relevance: float, at_us: int, question_dates: list[FoundDate],
+           asks_when: bool, weights: RecallWeights) -> float:  # fmt: skip
+    value = relevance * fading(facts, at_us) * facts.weight
+    if asks_when and facts.dated:
         value *= weights.temporal_boost
     if question_dates and any(_near(record, found) for found in question_dates):
         value *= weights.near_date_boost
@@ -166,36 +164,38 @@ def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_d
 SESSION_TOP = 3  # a conversation's match: the sum of its best few relevances (not its size)
 
 
-@per_record()
-def _session(record: MemoryRecord) -> tuple[str, date]:
-    return record.source.conversation_id, record.created_at.date()
-
-
 def with_session_prior(scored: list[tuple[MemoryRecord, float]], weight: float) -> list[tuple[MemoryRecord, float]]:
     """Lift the memories of the past conversations that match the question as a whole."""
-    if weight <= 0 or not scored:
-        return scored
-    sessions = [_session(record) for record, _ in scored]
+    values = _session_prior([recall_facts(record).session for record, _ in scored], [v for _, v in scored], weight)
+    return scored if values is None else list(zip((r for r, _ in scored), values, strict=True))
+
+
+def _session_prior(sessions: list[tuple[str, date]], values: list[float], weight: float) -> list[float] | None:
+    """`values` lifted by their conversation's match (None: none lifted)."""
+    if weight <= 0 or not values:
+        return None
     by_session: dict[tuple[str, date], list[float]] = {}
-    for session, (_, value) in zip(sessions, scored, strict=True):
+    for session, value in zip(sessions, values, strict=True):
         by_session.setdefault(session, []).append(value)
-    strength = {key: sum(sorted(values, reverse=True)[:SESSION_TOP]) for key, values in by_session.items()}
+    strength = {key: sum(sorted(found, reverse=True)[:SESSION_TOP]) for key, found in by_session.items()}
     best = max(strength.values())
     if best <= 0:
-        return scored
-    return [
-        (record, value * (1.0 + weight * strength[session] / best))
-        for session, (record, value) in zip(sessions, scored, strict=True)
-    ]
+        return None
+    return [value * (1.0 + weight * strength[session] / best) for session, value in zip(sessions, values, strict=True)]
 
 
 def rank(hits: Sequence[ScoredMemory], query: RecallQuery, question_dates: list[FoundDate],
          similar: Sequence[ScoredMemory] = (), weights: RecallWeights = DEFAULT_WEIGHTS) -> list[Ranked]:  # fmt: skip
     """`hits` from the hybrid search, `similar` from the dense one (score = cosine), best first."""
     asks_when = WHEN_QUESTION.search(query.text) is not None
-    relevant = with_session_prior(relevance(hits, query.text, similar, weights), weights.session_weight)
+    pool = _pool(hits, similar)
+    facts = [recall_facts(record) for record, _, _ in pool]
+    values = _relevances(pool, facts, query.text, weights)
+    values = _session_prior([f.session for f in facts], values, weights.session_weight) or values
+    at_us = microseconds(query.at)
     ranked = [
-        Ranked(record, score(record, value, query, question_dates, asks_when, weights)) for record, value in relevant
+        Ranked(record, _score(record, fact, value, at_us, question_dates, asks_when, weights))
+        for (record, _, _), fact, value in zip(pool, facts, values, strict=True)
     ]
     ranked.sort(key=itemgetter(1), reverse=True)  # by score
     return ranked
