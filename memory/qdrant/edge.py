@@ -1,7 +1,9 @@
 """Embedded backend: one Qdrant Edge shard in `data_dir/qdrant`, in-process, no server to run.
 
-qdrant-edge's API is synchronous: every call goes through `asyncio.to_thread`. Writes are
-serialised by the index above; reads run concurrently.
+qdrant-edge's API is synchronous, and its calls go through `asyncio.to_thread`, but for the recall's two
+rankings: a search holds the interpreter's lock from start to end (a thread counting beside it gets as little done
+as beside Python code), so the event loop waits for it just the same in a worker thread, and the hand-over to one
+costs ~0.15 ms of each recall. Writes are serialised by the index above.
 """
 
 from __future__ import annotations
@@ -231,11 +233,9 @@ class EdgeDriver:
             nearest.append((qe.Query.Nearest(_sparse(sparse), using=SPARSE), keyword_limit or limit))
         queries = [qe.QueryRequest(limit=n, query=q, filter=flt, with_payload=False) for q, n in nearest]
 
-        def both() -> tuple[list[Hit], list[Hit]]:  # one call: the interpreter is handed over once
-            found = [_ranked(points) for points in self._shard.query_batch(qe.QueryBatchRequest(queries))]
-            return found[0], found[1] if len(found) > 1 else []
-
-        return await asyncio.to_thread(both)
+        # Called in place (the module's docstring says why): ~1.5 ms at 3,800 memories a person, ~0.3 ms at 400.
+        found = [_ranked(points) for points in self._shard.query_batch(qe.QueryBatchRequest(queries))]
+        return found[0], found[1] if len(found) > 1 else []
 
     async def holders(self, terms: Sequence[SparseTerms], where: Where, limit: int) -> list[set[str]]:
         flt = _filter(where)
