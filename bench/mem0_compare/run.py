@@ -141,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         for system in systems:
             print(f"{people} people: {system} ... (load {_load():.2f})", file=sys.stderr, flush=True)
             results[system] = _child(system, args.data, people, args.questions, args.tail)
+            # A large size runs for hours: each system's figures are shown as soon as it is done.
+            print(f"{people} people: {system}: {json.dumps(results[system]['figures'])}", file=sys.stderr, flush=True)
             report["run"]["children"][f"{people}:{system}"] = {
                 k: results[system][k] for k in ("load", "wall_s", "ingest_s", "fill_s", "tail", "questions", "memories")
             }
