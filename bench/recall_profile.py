@@ -5,8 +5,8 @@
 bench.floor's fill (the person's messages through `remember_exchange`, 200 others holding as many), the index
 opened as the app opens it. Each question new to the embedder: one query embedding alone (the floor), the whole
 recall, then the recall's steps timed one by one (embedding, hybrid search, dense search, ranking and selection);
-p50 of each. With `--out`, pyinstrument's profile of the whole recalls (the worker thread's part shows as
-[await]) and of the same recalls' ranking and selection run in the main thread (needs the `bench` extra).
+p50 of each. With `--out`, pyinstrument's profile of the whole recalls (the embedding's worker thread shows as
+[await]) and, sampled finer, of the same recalls' ranking and selection (needs the `bench` extra).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
             t2 = time.perf_counter()
             similar = await store.search(dense)
             t3 = time.perf_counter()
-            await asyncio.to_thread(_rank_and_select, hits, similar, query, service._weights)
+            _rank_and_select(hits, similar, query, service._weights)
             t4 = time.perf_counter()
             for step, seconds in zip(STEPS, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
                 times[step].append(seconds)
