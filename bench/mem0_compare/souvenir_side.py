@@ -7,7 +7,6 @@ the last `tail`, timed: `ingest_per_s` is the rate into a box that already holds
 
 from __future__ import annotations
 
-import asyncio
 import statistics
 import tempfile
 import time
@@ -96,7 +95,7 @@ async def run_souvenir(box: Box, tail: int) -> dict[str, Any]:
                     t2 = time.perf_counter()
                     similar = await store.search(dense)
                     t3 = time.perf_counter()
-                    await asyncio.to_thread(_rank_and_select, hits, similar, query, service._weights)
+                    _rank_and_select(hits, similar, query, service._weights)
                     t4 = time.perf_counter()
                     for name, (a, b) in zip(
                         ("embedding_in_recall", "hybrid_search", "dense_search", "rank_and_select"),
