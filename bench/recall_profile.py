@@ -3,10 +3,12 @@
     python -m bench.recall_profile [--memories 3000] [--samples 200] [--out recall_profile.txt]
 
 bench.floor's fill (the person's messages through `remember_exchange`, 200 others holding as many), the index
-opened as the app opens it. Each question new to the embedder: one query embedding alone (the floor), the whole
-recall, then the recall's steps timed one by one (embedding, hybrid search, dense search, ranking and selection);
-p50 of each. With `--out`, pyinstrument's profile of the whole recalls (the embedding's worker thread shows as
-[await]) and, sampled finer, of the same recalls' ranking and selection (needs the `bench` extra).
+opened as the app opens it (records kept, people's memories kept as rows). Each question new to the embedder: one
+query embedding alone (the floor), the whole recall, the same recall through the index's two searches instead of
+the rows (`index_recall`, as a server-backed index recalls), then the recall's steps timed one by one (embedding,
+ranking the rows, selection); p50 of each. With `--out`, pyinstrument's profile of the whole recalls (the
+embedding's worker thread shows as [await]) and, sampled finer, of the same recalls' ranking and selection (needs
+the `bench` extra).
 """
 
 from __future__ import annotations
@@ -17,30 +19,38 @@ import random
 import statistics
 import tempfile
 import time
-from dataclasses import replace
 from datetime import timedelta
 from pathlib import Path
 
 from bench.floor import PERSON, T0, _Clock, _exchange
 from bench.memory_index import QUERIES, synthetic_sentences
 from bot.engine.model import RecallQuery, UserRef
+from bot.engine.when.dates import resolve_dates
 from memory.embedding import UseEmbedder
 from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.recall.ahead import read_ahead
-from memory.records import IndexQuery
-from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService, _rank_and_select
+from memory.recall.lexical import stems
+from memory.recall.ranking import Ranked, RecallWeights
+from memory.recall.rows.keeper import RecallRows
+from memory.recall.rows.person_rows import PersonRows
+from memory.recall.rows.ranking import rank_rows
+from memory.recall.selection import select
+from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService
 
-STEPS = ("embedding", "hybrid_search", "dense_search", "rank_and_select")
+STEPS = ("embedding", "rank_rows", "selection")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _queries(query: RecallQuery) -> tuple[IndexQuery, IndexQuery]:
-    """The two searches `LongTermMemoryService.recall` makes (limit 10)."""
-    hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes, limit=HYBRID_CANDIDATES,
-                        read_dense=SIMILAR_CANDIDATES)  # fmt: skip
-    return hybrid, replace(hybrid, mode="dense", limit=SIMILAR_CANDIDATES, read_dense=0)
+def _ranked(rows: PersonRows, vector: list[float], query: RecallQuery, weights: RecallWeights) -> list[Ranked]:
+    """The ranking `LongTermMemoryService.recall` makes of the rows (limit 10)."""
+    dates = resolve_dates(query.text, query.at, query.timezone)
+    return rank_rows(rows, vector, query, dates, weights, SIMILAR_CANDIDATES, HYBRID_CANDIDATES)
+
+
+def _selected(ranked: list[Ranked], query: RecallQuery, weights: RecallWeights) -> None:
+    select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights)
 
 
 async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]:
@@ -52,8 +62,9 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
         await embedder.warm_up()
         driver = await EdgeDriver.open(Path(scratch) / "qdrant", embedder.dimension)
         store = QdrantMemoryIndex(driver, embedder, clock, cached_records=EMBEDDED_CACHED_RECORDS,
-                                   read_ahead=read_ahead)  # fmt: skip
-        service = LongTermMemoryService(store, default_timezone="UTC", clock=clock)
+                                   read_ahead=read_ahead, rows=RecallRows(embedder.dimension))  # fmt: skip
+        service = LongTermMemoryService(store, default_timezone="UTC", clock=clock, recall_rows=store.recall_rows)
+        by_index = LongTermMemoryService(store, default_timezone="UTC")
         for n in range(memories):
             clock.at = T0 + timedelta(minutes=30 * n)
             await service.remember_exchange(_exchange(PERSON, n, sentences[n % len(sentences)], clock.at))
@@ -61,9 +72,11 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
             await service.remember_exchange(_exchange(other, n, sentences[(n * 7) % len(sentences)], clock.at))
         count = await store.count(PERSON.key)
         asked = [f"{rng.choice(sentences)} — {QUERIES[n % len(QUERIES)]}" for n in range(samples)]
+        await store.recall_rows(PERSON.key, wait=True)  # built as they were written: waited for, not rebuilt
         for n in range(20):
             await service.recall(RecallQuery(PERSON.key, f"{asked[n]} (warm {n})", clock.at))
-        times: dict[str, list[float]] = {k: [] for k in ("query_embedding", "recall", *STEPS)}
+        times: dict[str, list[float]] = {k: [] for k in ("query_embedding", "recall", "index_recall", *STEPS)}
+        weights = service._weights
         for n, text in enumerate(asked):
             began = time.perf_counter()
             await embedder.embed([f"{text} ({n}a)"])
@@ -71,18 +84,20 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
             began = time.perf_counter()
             await service.recall(RecallQuery(PERSON.key, f"{text} ({n}b)", clock.at))
             times["recall"].append(time.perf_counter() - began)
+            began = time.perf_counter()
+            await by_index.recall(RecallQuery(PERSON.key, f"{text} ({n}i)", clock.at))
+            times["index_recall"].append(time.perf_counter() - began)
             query = RecallQuery(PERSON.key, f"{text} ({n}c)", clock.at)
-            hybrid, dense = _queries(query)
+            rows = await store.recall_rows(PERSON.key, wait=True)
             t0 = time.perf_counter()
-            await store.text_vector(query.text)
+            vector = await store.text_vector(query.text)
             t1 = time.perf_counter()
-            hits = await store.search(hybrid)
+            assert rows is not None
+            ranked = _ranked(rows, vector, query, weights)
             t2 = time.perf_counter()
-            similar = await store.search(dense)
+            _selected(ranked, query, weights)
             t3 = time.perf_counter()
-            _rank_and_select(hits, similar, query, service._weights)
-            t4 = time.perf_counter()
-            for step, seconds in zip(STEPS, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+            for step, seconds in zip(STEPS, (t1 - t0, t2 - t1, t3 - t2), strict=True):
                 times[step].append(seconds)
         if out is not None:
             from pyinstrument import Profiler
@@ -93,14 +108,15 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
                 await service.recall(RecallQuery(PERSON.key, f"{text} ({n}d)", clock.at))
             whole.stop()
             found = []
+            rows = await store.recall_rows(PERSON.key, wait=True)
+            assert rows is not None
             for n, text in enumerate(asked):
                 query = RecallQuery(PERSON.key, f"{text} ({n}e)", clock.at)
-                hybrid, dense = _queries(query)
-                found.append((await store.search(hybrid), await store.search(dense), query))
+                found.append((await store.text_vector(query.text), query))
             ranking = Profiler(interval=0.0002)
             ranking.start()
-            for hits, similar, query in found:
-                _rank_and_select(hits, similar, query, service._weights)
+            for vector, query in found:
+                _selected(_ranked(rows, vector, query, weights), query, weights)
             ranking.stop()
             text = whole.output_text(unicode=True) + ranking.output_text(unicode=True)
             text = text.replace(f"{ROOT}/", "")  # paths from the project's root
@@ -109,6 +125,7 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
     figures = {f"{k}_p50_ms": statistics.median(v) * 1000 for k, v in times.items()}
     figures["person_memories"] = count
     figures["recall_x_floor"] = figures["recall_p50_ms"] / figures["query_embedding_p50_ms"]
+    figures["index_recall_x_floor"] = figures["index_recall_p50_ms"] / figures["query_embedding_p50_ms"]
     return figures
 
 

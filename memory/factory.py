@@ -90,6 +90,7 @@ async def open_long_term_memory(
             crisis_notes=crisis_notes,
             crisis_follow_ups=crisis_follow_ups,
             person_models=_person_model_keeper(index, person_models, clock, options.default_timezone, erasures),
+            recall_rows=index.recall_rows,
         )
         try:
             yield service

@@ -25,6 +25,7 @@ from memory.privacy.crypto import TextCipher
 from memory.qdrant.driver import IndexDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.recall.ahead import read_ahead
+from memory.recall.rows.keeper import RecallRows
 from memory.words.text_caches import RECORDS_KEPT
 
 if TYPE_CHECKING:
@@ -162,8 +163,9 @@ async def open_memory_index(
     # The embedded engine has one writer, this process (its data dir is locked): records read by recall can
     # be kept. Not with a server, where another replica may change them.
     cached = EMBEDDED_CACHED_RECORDS if backend_for(options) is IndexBackend.EDGE else 0
+    rows = RecallRows(embedder.dimension) if cached else None  # kept as records are: only by their one writer
     index = QdrantMemoryIndex(driver, embedder, clock or _UtcClock(), cached_records=cached, cipher=cipher,
-                              read_ahead=read_ahead)  # fmt: skip
+                              read_ahead=read_ahead, rows=rows)  # fmt: skip
     try:
         yield index
     finally:

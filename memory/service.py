@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
 
@@ -31,6 +31,8 @@ from memory.person.person_model_keeper import PersonModelKeeper
 from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MessageFiles, MoodNotes, SaidTurns
 from memory.recall.lexical import stems
 from memory.recall.ranking import DEFAULT_WEIGHTS, RecallWeights, rank
+from memory.recall.rows.person_rows import PersonRows
+from memory.recall.rows.ranking import rank_rows
 from memory.recall.selection import select
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.store import MemoryStore
@@ -82,8 +84,12 @@ class LongTermMemoryService:
         crisis_notes: CrisisNotes | None = None,
         crisis_follow_ups: CrisisFollowUps | None = None,
         person_models: PersonModelKeeper | None = None,
+        recall_rows: Callable[[str], Awaitable[PersonRows | None]] | None = None,
     ) -> None:
+        """`recall_rows`: a person's memories as rows, where the index keeps them (`QdrantMemoryIndex.recall_rows`);
+        recall then ranks them in place of its two searches."""
         self._store = store
+        self._recall_rows = recall_rows
         self.person_models = person_models  # None: no person model is kept (the evaluation)
         self._weights = recall_weights
         self._default_timezone = default_timezone
@@ -107,8 +113,15 @@ class LongTermMemoryService:
         if query.limit <= 0 or not query.text.strip():
             return []
         dense_limit = max(SIMILAR_CANDIDATES, query.limit * 15)
-        hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes,
-                            limit=max(HYBRID_CANDIDATES, query.limit * 10), read_dense=dense_limit)  # fmt: skip
+        hybrid_limit = max(HYBRID_CANDIDATES, query.limit * 10)
+        rows = None if self._recall_rows is None else await self._recall_rows(query.user_key)
+        if rows is not None:  # the same pool and ranking as the two searches below, over the person's rows
+            vector = await self._store.text_vector(query.text)
+            question_dates = resolve_dates(query.text, query.at, query.timezone)
+            ranked = rank_rows(rows, vector, query, question_dates, self._weights, dense_limit, hybrid_limit)
+            return select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), self._weights)
+        hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes, limit=hybrid_limit,
+                            read_dense=dense_limit)  # fmt: skip
         dense = replace(hybrid, mode="dense", limit=dense_limit, read_dense=0)
         # One after the other: the second reuses the query's embedding, its dense ranking and the records the
         # first read for it (read_dense), so it costs no call to the index.

@@ -32,10 +32,13 @@ async def run_souvenir(box: Box, tail: int) -> dict[str, Any]:
     from bot.app.memory import embedder_options, index_options
     from bot.config import Settings
     from bot.engine.model import RecallQuery, UserRef, excerpts
+    from bot.engine.when.dates import resolve_dates
     from memory.evaluation.locomo import PLATFORM, ingest_conversations
     from memory.index_factory import open_embedder, open_memory_index
-    from memory.records import IndexQuery
-    from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService, _rank_and_select
+    from memory.recall.lexical import stems
+    from memory.recall.rows.ranking import rank_rows
+    from memory.recall.selection import select
+    from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService
 
     asked_at = {p.sample_id: p.asked_at for p in box.people}
     with tempfile.TemporaryDirectory(prefix="souvenir-vs-mem0-") as scratch:
@@ -44,7 +47,7 @@ async def run_souvenir(box: Box, tail: int) -> dict[str, Any]:
             await embedder.embed(["warm up"])  # the model load is not ingestion
             clock = _Clock(max(asked_at.values()))
             async with open_memory_index(index_options(settings), embedder, clock=clock) as store:
-                service = LongTermMemoryService(store, default_timezone="UTC")
+                service = LongTermMemoryService(store, default_timezone="UTC", recall_rows=store.recall_rows)
                 split = box.memories - box.tail(tail)
                 began = time.perf_counter()
                 await ingest_conversations(service, box.people, stop=split)
@@ -70,8 +73,7 @@ async def run_souvenir(box: Box, tail: int) -> dict[str, Any]:
 
                 # The floor and the recall part by part, each question new to the embedder (a numbered variant).
                 parts: dict[str, list[float]] = {
-                    "query_embedding": [], "recall": [], "embedding_in_recall": [], "hybrid_search": [],
-                    "dense_search": [], "rank_and_select": [],
+                    "query_embedding": [], "recall": [], "embedding_in_recall": [], "rank_rows": [], "selection": [],
                 }  # fmt: skip
                 for n, asked in enumerate(box.asked):
                     key = UserRef(PLATFORM, asked.person).key
@@ -84,23 +86,20 @@ async def run_souvenir(box: Box, tail: int) -> dict[str, Any]:
                     parts["recall"].append((time.perf_counter() - began) * 1000)
                     # the same steps as LongTermMemoryService.recall, timed one by one
                     query = replace(query, text=f"{asked.text} ({n}c)")
-                    dense_limit = max(SIMILAR_CANDIDATES, K * 15)
-                    hybrid = IndexQuery(key, query.text, query.at, scopes=query.scopes,
-                                        limit=max(HYBRID_CANDIDATES, K * 10), read_dense=dense_limit)  # fmt: skip
-                    dense = replace(hybrid, mode="dense", limit=dense_limit, read_dense=0)
+                    weights = service._weights
+                    rows = await store.recall_rows(key, wait=True)  # a person let go is built again first
                     t0 = time.perf_counter()
-                    await store.text_vector(query.text)
+                    vector = await store.text_vector(query.text)
                     t1 = time.perf_counter()
-                    hits = await store.search(hybrid)
+                    assert rows is not None
+                    dates = resolve_dates(query.text, query.at, query.timezone)
+                    ranked = rank_rows(rows, vector, query, dates, weights, max(SIMILAR_CANDIDATES, K * 15),
+                                       max(HYBRID_CANDIDATES, K * 10))  # fmt: skip
                     t2 = time.perf_counter()
-                    similar = await store.search(dense)
+                    select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights)
                     t3 = time.perf_counter()
-                    _rank_and_select(hits, similar, query, service._weights)
-                    t4 = time.perf_counter()
                     for name, (a, b) in zip(
-                        ("embedding_in_recall", "hybrid_search", "dense_search", "rank_and_select"),
-                        ((t0, t1), (t1, t2), (t2, t3), (t3, t4)),
-                        strict=True,
+                        ("embedding_in_recall", "rank_rows", "selection"), ((t0, t1), (t1, t2), (t2, t3)), strict=True
                     ):
                         parts[name].append((b - a) * 1000)
     figures = scores.figures(timed / seconds if seconds > 0 else 0.0, peak_rss_mb())

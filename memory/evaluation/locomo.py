@@ -204,13 +204,14 @@ async def run_locomo_eval(
         clock = _FixedClock(max(c.asked_at for c in conversations))
         async with open_embedder(embedder_options) as embedder:
             async with open_memory_index(IndexOptions(Path(scratch)), embedder, clock=clock) as store:
-                service = LongTermMemoryService(store, default_timezone="UTC")
+                service = LongTermMemoryService(store, default_timezone="UTC", recall_rows=store.recall_rows)
                 messages, seconds = await ingest_conversations(service, conversations)
                 by_conversation = await score_recall(service, store, conversations, k, recall_max_words)
                 scored = [by_conversation]
                 if folds:  # ingested once: only the ranking changes between candidates
                     for weights in CANDIDATES[1:]:
-                        candidate = LongTermMemoryService(store, default_timezone="UTC", recall_weights=weights)
+                        candidate = LongTermMemoryService(store, default_timezone="UTC", recall_weights=weights,
+                                                          recall_rows=store.recall_rows)
                         tallies = await score_recall(candidate, store, conversations, k, recall_max_words)
                         scored.append(tallies)
             others = await _score_baselines(conversations, embedder, k) if baselines else []

@@ -80,6 +80,11 @@ class IndexDriver(Protocol):
         timestamp. Without payload (an empty dict) a walk costs less: walk the ids, then fetch the page."""
         ...
 
+    async def with_vectors(self, where: Where) -> list[tuple[Hit, list[float], SparseTerms]]:
+        """Every point `where` selects, with its payload, its dense vector and its keyword terms (recall's rows
+        are built from them), in no particular order."""
+        ...
+
     async def points(self, user_key: str, ids: Sequence[str]) -> list[Hit]:
         """The payloads of the person's points among `ids`, in no particular order (score 0); an id that is
         unknown or someone else's is left out. Cheaper than `newest` by ids: nothing to filter or order."""

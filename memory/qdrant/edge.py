@@ -97,6 +97,7 @@ def _hits(points: Sequence[Any]) -> list[Hit]:
 # A point id's text by the id's 128 bits: `p.id` is a uuid.UUID built for each point of a result (~2 µs), and
 # hashing it or making it a str costs as much again, in Python; its `.int` and a dict lookup cost ~0.1 µs.
 _ID_TEXTS: WordCache[int, str] = WordCache(lambda bits: str(uuid.UUID(int=bits)), maxsize=65536)
+_VECTOR_PAGE = 1000  # points read with their vectors at a time
 _NO_PAYLOAD: dict[str, Any] = {}  # shared by the rankings' hits, which are never given one
 
 
@@ -104,6 +105,13 @@ def _ranked(points: Sequence[Any]) -> list[Hit]:
     """Ids and scores only."""
     texts = _ID_TEXTS
     return [Hit(texts[p.id.int], p.score, _NO_PAYLOAD) for p in points]
+
+
+def _vectors(vectors: Any) -> tuple[list[float], SparseTerms]:
+    """A point's dense vector and keyword terms, from the vectors a read gives back by name."""
+    sparse = vectors.get(SPARSE)
+    terms = SparseTerms(tuple(sparse.indices), tuple(sparse.values)) if sparse is not None else SparseTerms((), ())
+    return list(vectors[DENSE]), terms
 
 
 def _open_shard(path: Path, dimension: int) -> qe.EdgeShard:
@@ -259,6 +267,20 @@ class EdgeDriver:
             order_by=qe.OrderBy(CREATED_AT_TS, qe.Direction.Asc if oldest_first else qe.Direction.Desc),
         )
         return await asyncio.to_thread(self._scroll, request)
+
+    async def with_vectors(self, where: Where) -> list[tuple[Hit, list[float], SparseTerms]]:
+        def read() -> list[tuple[Hit, list[float], SparseTerms]]:
+            out: list[tuple[Hit, list[float], SparseTerms]] = []
+            after = None
+            while True:
+                request = qe.ScrollRequest(limit=_VECTOR_PAGE, offset=after, filter=_filter(where), with_payload=True,
+                                           with_vector=[DENSE, SPARSE])  # fmt: skip
+                records, after = self._shard.scroll(request)
+                out += [(Hit(str(r.id), 0.0, dict(r.payload or {})), *_vectors(r.vector)) for r in records]
+                if after is None:
+                    return out
+
+        return await asyncio.to_thread(read)
 
     async def points(self, user_key: str, ids: Sequence[str]) -> list[Hit]:
         wanted: list[qe.PointId] = list(ids)

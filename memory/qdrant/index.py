@@ -11,7 +11,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.engine.ports import Clock
 from bot.errors import InvalidInput
@@ -31,6 +31,10 @@ from memory.qdrant.word_hits import newest_holding
 from memory.records import IndexQuery, MemoryKind, MemoryRecord, ScoredMemory
 from memory.words.sparse import tokenize
 
+if TYPE_CHECKING:  # recall's rows read this package (its keyword terms): only their types here
+    from memory.recall.rows.keeper import PersonPoints, RecallRows
+    from memory.recall.rows.person_rows import PersonRows
+
 log = logging.getLogger(__name__)
 
 
@@ -45,11 +49,13 @@ class QdrantMemoryIndex:
         cached_records: int = 0,
         cipher: TextCipher | None = None,
         read_ahead: Callable[[Sequence[MemoryRecord]], None] | None = None,
+        rows: RecallRows | None = None,
     ) -> None:
         """`cached_records`: how many records read by searches are kept in process (0: none) — only for a
         backend this process alone writes to (see memory/qdrant/record_cache.py). `read_ahead`: given each
         written record in a worker thread, as searches will give it back, where records are kept
-        (memory/recall/ahead.py)."""
+        (memory/recall/ahead.py). `rows`: where people's memories are kept as rows for recall, told of every
+        write (memory/recall/rows/) — like `cached_records`, only for a backend this process alone writes to."""
         self._driver = driver
         self._cache = RecordCache(cached_records)
         # Seals each payload's words with its person's data key (SOUVENIR_ENCRYPTION_KEY); filters stay clear.
@@ -65,6 +71,7 @@ class QdrantMemoryIndex:
         self._last_found: LastSearch | None = None
         self._compact_on_close = False  # memories were deleted: purge them from the files before closing
         self._read_ahead = read_ahead
+        self._rows = rows
 
     # ---- MemoryIndex ----
 
@@ -110,6 +117,8 @@ class QdrantMemoryIndex:
                 await asyncio.to_thread(self._read_ahead, kept)
             except Exception:  # written all the same: a recall reads what this could not
                 log.warning("could not read %d written memories ahead of recall", len(kept), exc_info=True)
+        if self._rows is not None and kept:  # the very records kept and read ahead: their analyses are done
+            self._rows.written(kept, vectors, [p.sparse for p in points], self._person_points)
 
     async def embed_ahead(self, texts: Sequence[str], memories: Sequence[MemoryRecord] = ()) -> None:
         await self._vectors.ahead(texts, memories)
@@ -211,6 +220,25 @@ class QdrantMemoryIndex:
         self._cache.keep(fresh, generation)
         records.update((r.memory_id, r) for r in fresh)
         return records
+
+    async def recall_rows(self, user_key: str, *, wait: bool = False) -> PersonRows | None:
+        """The person's memories as rows (memory/recall/rows/); None where none are kept, or while they are built
+        (in the background, or now with `wait`)."""
+        require_user(user_key)
+        if self._rows is None:
+            return None
+        return await self._rows.ready(user_key, self._person_points, wait=wait)
+
+    async def _person_points(self, user_key: str) -> PersonPoints:
+        """All of the person's memories with their vectors and keyword terms, as recall rows are built from them
+        (the records this index keeps where it has them: what was worked out for them serves), and the key their
+        keyword ids are keyed with (None: plain ids)."""
+        key = (await self._cipher.opener(user_key)).keyword_key if self._cipher.enabled else None
+        found = await self._driver.with_vectors(Where(user_key=user_key))
+        vectors = {hit.point_id: (dense, terms) for hit, dense, terms in found}
+        known = self._cache.known(user_key, vectors)
+        fresh = await records_of([hit for hit, _, _ in found if hit.point_id not in known], self._cipher)
+        return [(r, *vectors[r.memory_id]) for r in [*known.values(), *fresh]], key
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
         """Only records still current at `at` change: an older valid_to is kept as it was."""
@@ -341,6 +369,11 @@ class QdrantMemoryIndex:
                     await self._driver.set_payload(where, fields)
                 finally:
                     self._cache.changing(ids)
+                if self._rows is not None:  # their rows take the records as they are now, as kept here
+                    generation = self._cache.generation
+                    fresh = await records_of(await self._driver.points(where.user_key, list(ids)), self._cipher)
+                    self._cache.keep(fresh, generation)
+                    self._rows.changed(where.user_key, fresh)
         return changed
 
     async def _delete(self, where: Where) -> int:
@@ -349,6 +382,8 @@ class QdrantMemoryIndex:
             gone = await self._driver.count(where)
             if gone:
                 ids, person = (where.ids, None) if where.ids is not None else ((), where.user_key)
+                if self._rows is not None:  # their words leave this process now; rows are built again from the rest
+                    self._rows.dropped(where.user_key)
                 self._cache.changing(ids, person)
                 try:
                     await self._driver.delete(where)
@@ -372,6 +407,8 @@ class QdrantMemoryIndex:
                      created_before=before)  # fmt: skip
 
     async def close(self) -> None:
+        if self._rows is not None:
+            await self._rows.close()
         if self._compact_on_close:
             await self._driver.optimize()
         await self._driver.close()

@@ -199,6 +199,23 @@ class ServerDriver:
     async def total(self) -> int:
         return (await _call(self._client.count(self._collection, exact=True))).count
 
+    async def with_vectors(self, where: Where) -> list[tuple[Hit, list[float], SparseTerms]]:
+        out: list[tuple[Hit, list[float], SparseTerms]] = []
+        after = None
+        while True:
+            scroll = self._client.scroll(
+                self._collection, scroll_filter=_filter(where), limit=1000, offset=after, with_payload=True,
+                with_vectors=[DENSE, SPARSE],
+            )  # fmt: skip
+            records, after = await _call(scroll)
+            for record in records:
+                vectors: Any = record.vector if isinstance(record.vector, dict) else {DENSE: record.vector}
+                sparse = vectors.get(SPARSE)
+                terms = SparseTerms(tuple(sparse.indices), tuple(sparse.values)) if sparse else SparseTerms((), ())
+                out.append((_hits([record])[0], list(vectors[DENSE]), terms))
+            if after is None:
+                return out
+
     async def points(self, user_key: str, ids: Sequence[str]) -> list[Hit]:
         if not ids:
             return []

@@ -133,7 +133,7 @@ def _period(found: FoundDate) -> tuple[date, date]:
     return day - timedelta(days=1), day + timedelta(days=1)
 
 
-def _near(record: MemoryRecord, found: FoundDate) -> bool:
+def near_date(record: MemoryRecord, found: FoundDate) -> bool:
     start, end = _period(found)
     if record.local_date:
         try:
@@ -156,7 +156,7 @@ def _score(record: MemoryRecord, facts: RecallFacts, relevance: float, at_us: in
     value = relevance * fading(facts, at_us) * facts.weight
     if asks_when and facts.dated:
         value *= weights.temporal_boost
-    if question_dates and any(_near(record, found) for found in question_dates):
+    if question_dates and any(near_date(record, found) for found in question_dates):
         value *= weights.near_date_boost
     return value
 

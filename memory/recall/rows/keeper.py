@@ -1,0 +1,180 @@
+"""The people whose memories are kept as rows (`person_rows`), built from the index and kept up to date by it.
+
+Only where this process is the index's one writer (the embedded engine), as the record cache: the index tells the
+keeper every memory it writes (with its vector and keyword terms), every record whose fields change (superseded,
+hidden), and every deletion. A person's rows are built from the index (their records, vectors and keyword terms),
+in the background, the first time they write (while there is room) or recall in this process — that recall
+searches the index — and then grow with what they write; what is written while a build runs is added to it when it
+ends. A deletion drops the person's rows and any build under way: erased words leave this process at once, and the
+rows are built again from what is left. Rows are kept for `rows_kept` memories in all, the people who recalled
+least recently let go first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+
+from memory.recall.rows.person_rows import Corpus, PersonRows, Written
+from memory.records import MemoryRecord
+from memory.words.sparse import SparseTerms
+
+log = logging.getLogger(__name__)
+
+# A person's memories as the index holds them (record, dense vector, keyword terms), and the key their keyword ids
+# are keyed with (None: plain ids).
+PersonPoints = tuple[list[tuple[MemoryRecord, list[float], SparseTerms]], bytes | None]
+Load = Callable[[str], Awaitable[PersonPoints]]
+# Memories kept as rows, all people together: ~3 kB each (the vector, the columns, the postings), ~450 MB at most.
+# Below it a box keeps everyone; above it, the people who talk now.
+ROWS_KEPT = 150_000
+
+
+@dataclass(slots=True)
+class _Build:
+    task: asyncio.Task[PersonRows | None] | None = None
+    pending: list[Written] = field(default_factory=list)  # written while the build reads the index
+    stale: bool = False  # something was deleted or changed meanwhile: the build is thrown away
+
+
+def _built(user_key: str, dimension: int, written: Sequence[Written], keyword_key: bytes | None) -> PersonRows:
+    rows = PersonRows(user_key, dimension, keyword_key)
+    rows.write(written)
+    return rows
+
+
+class RecallRows:
+    def __init__(self, dimension: int, *, rows_kept: int = ROWS_KEPT) -> None:
+        self._dimension = dimension
+        self._rows_kept = rows_kept
+        self._people: OrderedDict[str, PersonRows] = OrderedDict()
+        self._builds: dict[str, _Build] = {}
+        self.corpus = Corpus()
+        # One build at a time: each is CPU work in a worker thread, and a box that lets many people go (more
+        # memories than `rows_kept`) would otherwise build for everyone who asks at once.
+        self._one_at_a_time = asyncio.Lock()
+
+    @property
+    def kept(self) -> int:
+        """Rows kept, all people together."""
+        return sum(rows.size for rows in self._people.values())
+
+    def holds(self, user_key: str) -> bool:
+        return user_key in self._people
+
+    # ---- told by the index ----
+
+    def written(self, records: Sequence[MemoryRecord], vectors: Sequence[Sequence[float]],
+                terms: Sequence[SparseTerms], load: Load) -> None:  # fmt: skip
+        """Memories just written (the index holds them now), with their vectors and keyword terms."""
+        by_user: dict[str, list[Written]] = {}
+        for record, vector, its_terms in zip(records, vectors, terms, strict=True):
+            by_user.setdefault(record.user_key, []).append(Written(record, vector, its_terms))
+        for user_key, items in by_user.items():
+            rows = self._people.get(user_key)
+            build = self._builds.get(user_key)
+            if rows is not None:
+                rows.write(items)
+                if rows.wasted > max(rows.living, 64):
+                    self._let(self._people.pop(user_key))  # mostly rewritten: built again, compact, on the next recall
+            elif build is not None:
+                build.pending.extend(items)
+            elif self.kept < self._rows_kept:
+                self._start(user_key, load)
+
+    def changed(self, user_key: str, records: Sequence[MemoryRecord]) -> None:
+        """Records of the person whose fields changed (not their words): read again by the index."""
+        rows = self._people.get(user_key)
+        if rows is not None:
+            rows.refresh(records)
+        build = self._builds.get(user_key)
+        if build is not None:
+            build.stale = True
+
+    def dropped(self, user_key: str) -> None:
+        """Some or all of the person's memories were deleted: their rows go (built again when needed)."""
+        self._let(self._people.pop(user_key, None))
+        build = self._builds.get(user_key)
+        if build is not None:
+            build.stale = True
+
+    # ---- asked by recall ----
+
+    async def ready(self, user_key: str, load: Load, *, wait: bool = False) -> PersonRows | None:
+        """The person's rows. When they are not kept, None (recall searches the index) and they are built in the
+        background for the next recall; with `wait`, they are built now (None: they could not be)."""
+        rows = self._people.get(user_key)
+        if rows is not None:
+            self._people.move_to_end(user_key)
+            return rows
+        build = self._builds.get(user_key)
+        if not wait:
+            if build is None:
+                self._start(user_key, load)
+            return None
+        if build is None or build.stale:
+            build = self._start(user_key, load)
+        assert build.task is not None
+        await asyncio.shield(build.task)
+        return self._people.get(user_key)
+
+    async def close(self) -> None:
+        tasks = [b.task for b in self._builds.values() if b.task is not None]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._builds.clear()
+        self._people.clear()
+        self.corpus = Corpus()
+
+    # ---- building ----
+
+    def _start(self, user_key: str, load: Load) -> _Build:
+        build = _Build()
+        self._builds[user_key] = build
+        build.task = asyncio.get_running_loop().create_task(self._build(user_key, build, load))
+        return build
+
+    async def _build(self, user_key: str, build: _Build, load: Load) -> PersonRows | None:
+        try:
+            async with self._one_at_a_time:
+                if build.stale:
+                    return None
+                points, key = await load(user_key)
+                written = [Written(record, vector, terms) for record, vector, terms in points]
+                rows = await asyncio.to_thread(_built, user_key, self._dimension, written, key)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("could not keep a person's memories as rows: recall reads the index", exc_info=True)
+            return None
+        finally:
+            if self._builds.get(user_key) is build:
+                del self._builds[user_key]
+        if build.stale:
+            return None
+        rows.write(build.pending)
+        self._people[user_key] = rows
+        self.corpus.add(rows.frequency, rows.living)
+        rows.corpus = self.corpus
+        self._let_go(keep=user_key)
+        return rows
+
+    def _let_go(self, keep: str) -> None:
+        kept = self.kept
+        while kept > self._rows_kept and len(self._people) > 1:
+            user_key, rows = next(iter(self._people.items()))
+            if user_key == keep:
+                self._people.move_to_end(user_key)
+                continue
+            self._let(self._people.pop(user_key))
+            kept -= rows.size
+
+    def _let(self, rows: PersonRows | None) -> None:
+        """A person's rows no longer kept: their terms leave the corpus."""
+        if rows is not None and rows.corpus is not None:
+            self.corpus.add(rows.frequency, rows.living, -1)
+            rows.corpus = None
