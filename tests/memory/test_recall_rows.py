@@ -255,3 +255,19 @@ async def test_with_encryption_rows_find_by_keyword_as_the_index_does(tmp_path: 
         assert "Kestrel is the name I gave my bicycle." in await _texts(sealed, "kestrel")
     finally:
         await index.close()
+
+
+async def test_once_the_rows_are_full_a_person_is_built_when_they_ask_again(tmp_path: Path) -> None:
+    opened = await _open(tmp_path / "qdrant", FakeClock(T0 + timedelta(days=30)), rows_kept=30)
+    try:
+        await opened.index.add(_life(ALICE, 30, seed=16))
+        assert await opened.index.recall_rows(ALICE, wait=True) is not None  # the rows are full now
+        await opened.index.add(_life(BOB, 30, seed=17))
+        assert await opened.index.recall_rows(BOB) is None  # one question searches the index, and builds nothing
+        await asyncio.sleep(0.1)
+        assert not opened.rows.holds(BOB) and BOB not in opened.rows._builds
+        assert await opened.index.recall_rows(BOB) is None  # the second starts the build
+        assert BOB in opened.rows._builds or opened.rows.holds(BOB)
+        assert await opened.index.recall_rows(BOB, wait=True) is not None
+    finally:
+        await opened.index.close()

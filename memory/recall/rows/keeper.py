@@ -3,11 +3,11 @@
 Only where this process is the index's one writer (the embedded engine), as the record cache: the index tells the
 keeper every memory it writes (with its vector and keyword terms), every record whose fields change (superseded,
 hidden), and every deletion. A person's rows are built from the index (their records, vectors and keyword terms),
-in the background, the first time they write (while there is room) or recall in this process — that recall
-searches the index — and then grow with what they write; what is written while a build runs is added to it when it
-ends. A deletion drops the person's rows and any build under way: erased words leave this process at once, and the
-rows are built again from what is left. Rows are kept for `rows_kept` memories in all, the people who recalled
-least recently let go first.
+in the background, the first time they write or recall in this process (that recall searches the index); once the
+rows kept reach `rows_kept`, only when they recall a second time. They then grow with what they write; what is
+written while a build runs is added to it when it ends. A deletion drops the person's rows and any build under
+way: erased words leave this process at once, and the rows are built again from what is left. Rows are kept for
+`rows_kept` memories in all, the people who recalled least recently let go first.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ Load = Callable[[str], Awaitable[PersonPoints]]
 # Memories kept as rows, all people together: ~3 kB each (the vector, the columns, the postings), ~450 MB at most.
 # Below it a box keeps everyone; above it, the people who talk now.
 ROWS_KEPT = 150_000
+_ASKED_KEPT = 10_000
 
 
 @dataclass(slots=True)
@@ -53,6 +54,7 @@ class RecallRows:
         self._people: OrderedDict[str, PersonRows] = OrderedDict()
         self._builds: dict[str, _Build] = {}
         self.corpus = Corpus()
+        self._asked: OrderedDict[str, None] = OrderedDict()  # not kept, asked once while there was no room
         # One build at a time: each is CPU work in a worker thread, and a box that lets many people go (more
         # memories than `rows_kept`) would otherwise build for everyone who asks at once.
         self._one_at_a_time = asyncio.Lock()
@@ -112,8 +114,12 @@ class RecallRows:
             return rows
         build = self._builds.get(user_key)
         if not wait:
-            if build is None:
+            if build is None and (self.kept < self._rows_kept or user_key in self._asked):
                 self._start(user_key, load)
+            elif build is None:  # no room: only for someone who asks again, not for every passing question
+                self._asked[user_key] = None
+                while len(self._asked) > _ASKED_KEPT:
+                    self._asked.popitem(last=False)
             return None
         if build is None or build.stale:
             build = self._start(user_key, load)
@@ -157,6 +163,7 @@ class RecallRows:
         if build.stale:
             return None
         rows.write(build.pending)
+        self._asked.pop(user_key, None)
         self._people[user_key] = rows
         self.corpus.add(rows.frequency, rows.living)
         rows.corpus = self.corpus
