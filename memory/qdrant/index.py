@@ -21,9 +21,20 @@ from memory.qdrant.driver import Hit, IndexDriver, IndexPoint, Where
 from memory.qdrant.hit_records import records_of
 from memory.qdrant.ids import canonical_ids, require_user
 from memory.qdrant.keywords import document_terms, query_terms
-from memory.qdrant.paging import WALK, newest_page
+from memory.qdrant.paging import WALK, listing_where, newest_page
 from memory.qdrant.payload import HIDDEN_BY, payload_to_record, record_to_payload, timestamp, valid_to_fields
-from memory.qdrant.rankings import KEPT_ENOUGH, MIN_CANDIDATES, SEARCH_MODES, Asked, LastSearch, Ranking, allows, rrf
+from memory.qdrant.person_points import person_points
+from memory.qdrant.rankings import (
+    KEPT_ENOUGH,
+    MIN_CANDIDATES,
+    SEARCH_MODES,
+    Asked,
+    LastSearch,
+    Ranking,
+    allows,
+    loose_where,
+    rrf,
+)
 from memory.qdrant.record_cache import RecordCache
 from memory.qdrant.sealed_payload import seal_payload
 from memory.qdrant.vectors import KnownVectors
@@ -176,7 +187,7 @@ class QdrantMemoryIndex:
     ) -> tuple[list[Ranking], dict[str, MemoryRecord]]:
         """The dense ranking of what `where` selects (and the keyword one when `asked` has terms), each as long
         as asked, and the records read on the way (by id)."""
-        loose = self._loose(where)
+        loose = loose_where(where) if self._cache.enabled else where
         if loose is not where:
             found = await self._ranked_by(loose, asked)
             records = await self._read(where.user_key, [h.point_id for hits in found for h in hits], known)
@@ -196,15 +207,6 @@ class QdrantMemoryIndex:
         return list(
             await self._driver.rankings(asked.dense, asked.terms, where, asked.limit, keyword_limit=asked.keywords)
         )
-
-    def _loose(self, where: Where) -> Where:
-        """What to ask the index for: the person alone, when their records are kept here (cheap to check) and
-        `where` has no condition but scope and validity; otherwise `where` itself."""
-        if not self._cache.enabled or where.kinds is not None or where.ids is not None or where.listed_only:
-            return where
-        if where.created_before is not None or where.created_after is not None:
-            return where
-        return Where(user_key=where.user_key)
 
     async def _read(self, user_key: str, ids: Sequence[str], known: dict[str, MemoryRecord]) -> dict[str, MemoryRecord]:
         """The records of `ids` by id: those in `known` (read a moment ago) as they are, the rest read now; one
@@ -230,15 +232,7 @@ class QdrantMemoryIndex:
         return await self._rows.ready(user_key, self._person_points, wait=wait)
 
     async def _person_points(self, user_key: str) -> PersonPoints:
-        """All of the person's memories with their vectors and keyword terms, as recall rows are built from them
-        (the records this index keeps where it has them: what was worked out for them serves), and the key their
-        keyword ids are keyed with (None: plain ids)."""
-        key = (await self._cipher.opener(user_key)).keyword_key if self._cipher.enabled else None
-        found = await self._driver.with_vectors(Where(user_key=user_key))
-        vectors = {hit.point_id: (dense, terms) for hit, dense, terms in found}
-        known = self._cache.known(user_key, vectors)
-        fresh = await records_of([hit for hit, _, _ in found if hit.point_id not in known], self._cipher)
-        return [(r, *vectors[r.memory_id]) for r in [*known.values(), *fresh]], key
+        return await person_points(self._driver, self._cache, self._cipher, user_key)
 
     async def supersede(self, user_key: str, memory_ids: Sequence[str], at: datetime) -> int:
         """Only records still current at `at` change: an older valid_to is kept as it was."""
@@ -296,7 +290,7 @@ class QdrantMemoryIndex:
         if limit <= 0 or (kinds is not None and not kinds):
             return []
         offset = max(offset, 0)
-        where = self._where_user(user_key, current_only, kinds, listed_only, created_before)
+        where = listing_where(user_key, self._now(current_only), kinds, listed_only, created_before)
         page = await newest_page(self._driver, where, offset, limit, self._walk)
         return await records_of(page, self._cipher)
 
@@ -310,7 +304,7 @@ class QdrantMemoryIndex:
         require_user(user_key)
         if limit <= 0 or not text.strip() or (kinds is not None and not kinds):
             return []
-        where = self._where_user(user_key, False, kinds, listed_only)
+        where = listing_where(user_key, None, kinds, listed_only)
         asked = Asked(await self._vectors.of_query(text), max(MIN_CANDIDATES, limit),
                       await query_terms(self._cipher, user_key, text), max(MIN_CANDIDATES, limit))  # fmt: skip
         fused = rrf(await self._ranked_by(where, asked), limit)
@@ -328,7 +322,7 @@ class QdrantMemoryIndex:
             return None
         if kinds is not None and not kinds:
             return [], 0
-        where = self._where_user(user_key, False, kinds, listed_only)
+        where = listing_where(user_key, None, kinds, listed_only)
         terms = await query_terms(self._cipher, user_key, text)
         page, total = await newest_holding(self._driver, where, terms, max(offset, 0), limit)
         records = await self._read(user_key, page, {})
@@ -345,7 +339,7 @@ class QdrantMemoryIndex:
         require_user(user_key)
         if kinds is not None and not kinds:
             return 0
-        return await self._driver.count(self._where_user(user_key, current_only, kinds, listed_only))
+        return await self._driver.count(listing_where(user_key, self._now(current_only), kinds, listed_only))
 
     async def forget_user(self, user_key: str) -> int:
         """Every memory of the person. The segments are compacted (their texts leave the files) when the index
@@ -392,19 +386,8 @@ class QdrantMemoryIndex:
                 self._compact_on_close = True  # erased words leave the files when the index closes
         return gone
 
-    def _where_user(
-        self,
-        user_key: str,
-        current_only: bool,
-        kinds: Sequence[MemoryKind] | None = None,
-        listed_only: bool = False,
-        created_before: datetime | None = None,
-    ) -> Where:
-        now = timestamp(self._clock.now()) if current_only else None
-        wanted = None if kinds is None else tuple(MemoryKind(k).value for k in kinds)
-        before = None if created_before is None else timestamp(created_before)
-        return Where(user_key=user_key, current_after=now, kinds=wanted, listed_only=listed_only,
-                     created_before=before)  # fmt: skip
+    def _now(self, current_only: bool) -> datetime | None:
+        return self._clock.now() if current_only else None
 
     async def close(self) -> None:
         if self._rows is not None:

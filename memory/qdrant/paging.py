@@ -3,13 +3,26 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
+from datetime import datetime
 
 from memory.qdrant.driver import Hit, IndexDriver, Where
-from memory.qdrant.payload import CREATED_AT_TS
+from memory.qdrant.payload import CREATED_AT_TS, timestamp
+from memory.records import MemoryKind
 
 WALK = 256  # ids walked at most above a page before it is located by counts instead
 LOCATE_STEPS = 12
+
+
+def listing_where(user_key: str, current_at: datetime | None, kinds: Sequence[MemoryKind] | None = None,
+                  listed_only: bool = False, created_before: datetime | None = None) -> Where:  # fmt: skip
+    """The person's memories a listing reads: still true at `current_at` (None: whatever their validity), of
+    `kinds`, without the episodes hidden by their twin fact (`listed_only`), created before `created_before`."""
+    now = None if current_at is None else timestamp(current_at)
+    wanted = None if kinds is None else tuple(MemoryKind(k).value for k in kinds)
+    before = None if created_before is None else timestamp(created_before)
+    return Where(user_key=user_key, current_after=now, kinds=wanted, listed_only=listed_only, created_before=before)
 
 
 async def newest_page(driver: IndexDriver, where: Where, offset: int, limit: int, walk: int) -> list[Hit]:

@@ -67,6 +67,16 @@ class Asked:
         return [self.limit, self.keywords] if self.terms else [self.limit]
 
 
+def loose_where(where: Where) -> Where:
+    """What to ask the index for when the person's records are kept in process (cheap to check): the person alone,
+    when `where` has no condition but scope and validity; otherwise `where` itself."""
+    if where.kinds is not None or where.ids is not None or where.listed_only:
+        return where
+    if where.created_before is not None or where.created_after is not None:
+        return where
+    return Where(user_key=where.user_key)
+
+
 def allows(where: Where, record: MemoryRecord) -> bool:
     """Whether `record` is among what `where` selects (for the conditions a loose search leaves out)."""
     if where.scopes is not None and record.scope not in where.scopes:

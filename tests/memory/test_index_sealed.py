@@ -3,14 +3,10 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
-import redis.asyncio as aioredis
-
-from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
+from memory.privacy.crypto import PersonCipher
 from memory.qdrant.driver import Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
@@ -20,15 +16,6 @@ from tests.memory.index_fixtures import shared_use_embedder
 
 LEA = "telegram:4242"
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-async def cipher(redis_url: str) -> AsyncIterator[PersonCipher]:
-    client = aioredis.from_url(redis_url)
-    try:
-        yield PersonCipher(RedisDataKeys(client, new_master_key()))
-    finally:
-        await client.aclose()
 
 
 async def test_payload_words_are_sealed_and_filter_fields_stay_clear(

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import uuid
 import zlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pytest
 import qdrant_edge as qe
-import redis.asyncio as aioredis
 
-from memory.privacy.crypto import PersonCipher, RedisDataKeys, TextCipher, new_master_key
+from memory.privacy.crypto import PersonCipher, TextCipher
 from memory.qdrant.driver import SPARSE
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
@@ -46,15 +44,6 @@ class SameVector:
 
 def _memory(user: str, text: str) -> MemoryRecord:
     return MemoryRecord(str(uuid.uuid4()), user, MemoryKind.SEMANTIC, text, "en", AT, MemorySource("t", "t:dm:1", ()))
-
-
-@pytest.fixture
-async def cipher(redis_url: str) -> AsyncIterator[PersonCipher]:
-    client = aioredis.from_url(redis_url)
-    try:
-        yield PersonCipher(RedisDataKeys(client, new_master_key()))
-    finally:
-        await client.aclose()
 
 
 async def _write(path: Path, clock: FakeClock, cipher: TextCipher | None) -> None:

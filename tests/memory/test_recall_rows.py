@@ -12,10 +12,9 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-import redis.asyncio as aioredis
 
 from bot.engine.model import RecallQuery
-from memory.privacy.crypto import PersonCipher, RedisDataKeys, new_master_key
+from memory.privacy.crypto import PersonCipher
 from memory.qdrant.driver import Hit, Where
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
@@ -224,15 +223,6 @@ async def test_a_build_that_read_a_memory_forgotten_meanwhile_is_thrown_away(kep
     assert not _holds_word(kept.rows, "zeppelin")
     assert "I once stole a zeppelin from the museum." not in await _texts(kept, "What did I steal?")
     assert not _holds_word(kept.rows, "zeppelin")
-
-
-@pytest.fixture
-async def cipher(redis_url: str) -> AsyncIterator[PersonCipher]:
-    client = aioredis.from_url(redis_url)
-    try:
-        yield PersonCipher(RedisDataKeys(client, new_master_key()))
-    finally:
-        await client.aclose()
 
 
 async def test_with_encryption_rows_find_by_keyword_as_the_index_does(tmp_path: Path, cipher: PersonCipher) -> None:

@@ -99,6 +99,7 @@ class RecallRows:
     def dropped(self, user_key: str) -> None:
         """Some or all of the person's memories were deleted: their rows go (built again when needed)."""
         self._let(self._people.pop(user_key, None))
+        self._asked.pop(user_key, None)
         build = self._builds.get(user_key)
         if build is not None:
             build.stale = True
