@@ -25,32 +25,17 @@ from pathlib import Path
 from bench.floor import PERSON, T0, _Clock, _exchange
 from bench.memory_index import QUERIES, synthetic_sentences
 from bot.engine.model import RecallQuery, UserRef
-from bot.engine.when.dates import resolve_dates
 from memory.embedding import UseEmbedder
 from memory.index_factory import EMBEDDED_CACHED_RECORDS
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.recall.ahead import read_ahead
-from memory.recall.lexical import stems
-from memory.recall.ranking import Ranked, RecallWeights
+from memory.recall.recalled import ranked_rows, shown
 from memory.recall.rows.keeper import RecallRows
-from memory.recall.rows.person_rows import PersonRows
-from memory.recall.rows.ranking import rank_rows
-from memory.recall.selection import select
 from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService
 
 STEPS = ("embedding", "rank_rows", "selection")
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _ranked(rows: PersonRows, vector: list[float], query: RecallQuery, weights: RecallWeights) -> list[Ranked]:
-    """The ranking `LongTermMemoryService.recall` makes of the rows (limit 10)."""
-    dates = resolve_dates(query.text, query.at, query.timezone)
-    return rank_rows(rows, vector, query, dates, weights, SIMILAR_CANDIDATES, HYBRID_CANDIDATES)
-
-
-def _selected(ranked: list[Ranked], query: RecallQuery, weights: RecallWeights) -> None:
-    select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights)
 
 
 async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]:
@@ -93,9 +78,9 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
             vector = await store.text_vector(query.text)
             t1 = time.perf_counter()
             assert rows is not None
-            ranked = _ranked(rows, vector, query, weights)
+            ranked = ranked_rows(rows, vector, query, weights, SIMILAR_CANDIDATES, HYBRID_CANDIDATES)
             t2 = time.perf_counter()
-            _selected(ranked, query, weights)
+            shown(ranked, query, weights)
             t3 = time.perf_counter()
             for step, seconds in zip(STEPS, (t1 - t0, t2 - t1, t3 - t2), strict=True):
                 times[step].append(seconds)
@@ -116,7 +101,7 @@ async def run(memories: int, samples: int, out: Path | None) -> dict[str, float]
             ranking = Profiler(interval=0.0002)
             ranking.start()
             for vector, query in found:
-                _selected(_ranked(rows, vector, query, weights), query, weights)
+                shown(ranked_rows(rows, vector, query, weights, SIMILAR_CANDIDATES, HYBRID_CANDIDATES), query, weights)
             ranking.stop()
             text = whole.output_text(unicode=True) + ranking.output_text(unicode=True)
             text = text.replace(f"{ROOT}/", "")  # paths from the project's root

@@ -24,17 +24,14 @@ from bot.engine.model import (
     RecallQuery,
 )
 from bot.engine.ports import Clock, LanguageModel, OccasionPlanner
-from bot.engine.when.dates import resolve_dates
 from bot.errors import ErasedMeanwhile
 from memory.items import dated_event, memory_item
 from memory.person.person_model_keeper import PersonModelKeeper
 from memory.ports import CrisisFollowUps, CrisisNotes, ErasureLog, MessageFiles, MoodNotes, SaidTurns
-from memory.recall.lexical import stems
-from memory.recall.ranking import DEFAULT_WEIGHTS, RecallWeights, rank
+from memory.recall.ranking import DEFAULT_WEIGHTS, RecallWeights
+from memory.recall.recalled import from_rows, from_searches
 from memory.recall.rows.person_rows import PersonRows
-from memory.recall.rows.ranking import rank_rows
-from memory.recall.selection import select
-from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource, ScoredMemory
+from memory.records import IndexQuery, MemoryKind, MemoryRecord, MemorySource
 from memory.store import MemoryStore
 from memory.words.text_caches import forget_cached_texts
 from memory.writing.episodes import SAID, neighbour_ids, shown_text, without_neighbour
@@ -54,16 +51,6 @@ _REPLACED_AT_ONCE = 8  # memories written at the moment one stopped being true, 
 _MOMENT = timedelta(milliseconds=1)
 _SCAN_CHUNK = 5000  # memories a broad search reads from the listing at a time
 _SCROLL_SLACK = 64  # read a little beyond the count: memories written meanwhile are not cut off
-
-
-def _rank_and_select(
-    hits: Sequence[ScoredMemory], similar: Sequence[ScoredMemory], query: RecallQuery, weights: RecallWeights
-) -> list[RecalledMemory]:
-    """CPU only (dates in the question, scoring a few hundred candidates), all of it Python: ~1.2 ms at 3,800
-    memories a person (bench.recall_profile)."""
-    question_dates = resolve_dates(query.text, query.at, query.timezone)
-    ranked = [r for r in rank(hits, query, question_dates, similar, weights) if r.record.is_current(query.at)]
-    return select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights)
 
 
 class LongTermMemoryService:
@@ -117,9 +104,7 @@ class LongTermMemoryService:
         rows = None if self._recall_rows is None else await self._recall_rows(query.user_key)
         if rows is not None:  # the same pool and ranking as the two searches below, over the person's rows
             vector = await self._store.text_vector(query.text)
-            question_dates = resolve_dates(query.text, query.at, query.timezone)
-            ranked = rank_rows(rows, vector, query, question_dates, self._weights, dense_limit, hybrid_limit)
-            return select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), self._weights)
+            return from_rows(rows, vector, query, self._weights, dense_limit, hybrid_limit)
         hybrid = IndexQuery(query.user_key, query.text, query.at, scopes=query.scopes, limit=hybrid_limit,
                             read_dense=dense_limit)  # fmt: skip
         dense = replace(hybrid, mode="dense", limit=dense_limit, read_dense=0)
@@ -130,7 +115,7 @@ class LongTermMemoryService:
         # In place, not in a worker thread: ranking is Python from start to end and holds the interpreter's lock,
         # which a waiting thread only gets back after the 5 ms switch interval, so the event loop would wait for it
         # just the same, and the hand-over to a thread and back cost ~0.2 ms of each recall (bench.recall_profile).
-        return _rank_and_select(hits, similar, query, self._weights)
+        return from_searches(hits, similar, query, self._weights)
 
     async def prepare_recall(self, text: str) -> None:
         if text.strip():

@@ -32,12 +32,9 @@ async def run_souvenir(box: Box, tail: int) -> dict[str, Any]:
     from bot.app.memory import embedder_options, index_options
     from bot.config import Settings
     from bot.engine.model import RecallQuery, UserRef, excerpts
-    from bot.engine.when.dates import resolve_dates
     from memory.evaluation.locomo import PLATFORM, ingest_conversations
     from memory.index_factory import open_embedder, open_memory_index
-    from memory.recall.lexical import stems
-    from memory.recall.rows.ranking import rank_rows
-    from memory.recall.selection import select
+    from memory.recall import recalled as recall_steps
     from memory.service import HYBRID_CANDIDATES, SIMILAR_CANDIDATES, LongTermMemoryService
 
     asked_at = {p.sample_id: p.asked_at for p in box.people}
@@ -92,11 +89,10 @@ async def run_souvenir(box: Box, tail: int) -> dict[str, Any]:
                     vector = await store.text_vector(query.text)
                     t1 = time.perf_counter()
                     assert rows is not None
-                    dates = resolve_dates(query.text, query.at, query.timezone)
-                    ranked = rank_rows(rows, vector, query, dates, weights, max(SIMILAR_CANDIDATES, K * 15),
-                                       max(HYBRID_CANDIDATES, K * 10))  # fmt: skip
+                    ranked = recall_steps.ranked_rows(rows, vector, query, weights, max(SIMILAR_CANDIDATES, K * 15),
+                                             max(HYBRID_CANDIDATES, K * 10))  # fmt: skip
                     t2 = time.perf_counter()
-                    select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights)
+                    recall_steps.shown(ranked, query, weights)
                     t3 = time.perf_counter()
                     for name, (a, b) in zip(
                         ("embedding_in_recall", "rank_rows", "selection"), ((t0, t1), (t1, t2), (t2, t3)), strict=True

@@ -9,7 +9,8 @@ scope, until when it is true, its conversation and what fades it, and its words 
 - `stems`: its stems counted as the ranking's BM25 counts them (own words thrice), with each row's `length`;
 - `own`: the stems of its own words (not its context's).
 A memory rewritten takes a new row and its old one dies (a posting is never edited); rows are only appended, so
-the arrays grow by doubling. Postings are `array.array`s, read as numpy views for the terms of a question.
+the arrays grow by doubling. Postings are `array.array`s, copied to numpy arrays for the terms of a question
+(the copy kept until the posting grows).
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ _COLUMNS: dict[str, tuple[type, object]] = {
 
 @dataclass(frozen=True, slots=True)
 class Written:
-    """A memory as it was written, with the vector it was indexed with."""
+    """A memory as it was written, with the vector and keyword terms it was indexed with."""
 
     record: MemoryRecord
     vector: Sequence[float]
@@ -91,13 +92,33 @@ class Corpus:
         self.frequency: dict[object, int] = {}
 
     def add(self, frequency: dict[object, int], documents: int, sign: int = 1) -> None:
+        """A person's memories (`documents` of them, holding the terms `frequency` counts) in, or out (-1)."""
         self.documents += sign * documents
         for term, count in frequency.items():
             self.frequency[term] = self.frequency.get(term, 0) + sign * count
 
+    def count(self, terms: Sequence[int], sign: int) -> None:
+        """One memory holding `terms` in, or out (-1)."""
+        self.documents += sign
+        for term in terms:
+            self.frequency[term] = self.frequency.get(term, 0) + sign
+
 
 class PersonRows:
     """One person's rows. Not thread-safe: built in a worker thread, then changed on the event loop only."""
+
+    # The columns (`_COLUMNS`) and the vectors, `capacity` rows long, set by `_allocate`.
+    vectors: npt.NDArray[np.float32]
+    alive: npt.NDArray[np.bool_]
+    scope: npt.NDArray[np.int32]
+    valid_to: npt.NDArray[np.int64]
+    session: npt.NDArray[np.int32]
+    length: Floats
+    moment: npt.NDArray[np.int64]
+    half_life: Floats
+    floor: Floats
+    weight: Floats
+    dated: npt.NDArray[np.bool_]
 
     def __init__(self, user_key: str, dimension: int, keyword_key: bytes | None = None) -> None:
         self.user_key = user_key
@@ -116,17 +137,6 @@ class PersonRows:
         self._scope_codes: dict[str, int] = {}
         self._session_codes: dict[object, int] = {}
         self.capacity = 0
-        self.vectors = np.zeros((0, dimension), dtype=np.float32)
-        self.alive = np.zeros(0, dtype=np.bool_)
-        self.scope = np.zeros(0, dtype=np.int32)
-        self.valid_to = np.zeros(0, dtype=np.int64)
-        self.session = np.zeros(0, dtype=np.int32)
-        self.length = np.zeros(0, dtype=np.float64)
-        self.moment = np.zeros(0, dtype=np.int64)
-        self.half_life = np.zeros(0, dtype=np.float64)
-        self.floor = np.zeros(0, dtype=np.float64)
-        self.weight = np.zeros(0, dtype=np.float64)
-        self.dated = np.zeros(0, dtype=np.bool_)
         self._allocate(_FIRST_CAPACITY)
 
     def _allocate(self, capacity: int) -> None:
@@ -211,7 +221,7 @@ class PersonRows:
         for term in terms:
             frequency[term] = frequency.get(term, 0) + sign
         if self.corpus is not None:
-            self.corpus.add(dict.fromkeys(terms, 1), 1, sign)
+            self.corpus.count(terms, sign)
 
     @staticmethod
     def _code(codes: dict, key: object) -> int:  # type: ignore[type-arg]
