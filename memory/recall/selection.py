@@ -36,11 +36,19 @@ def token_set(text: str) -> frozenset[str]:
     return frozenset(tokenize(text))
 
 
-def _similar(a: frozenset[str], b: frozenset[str]) -> bool:
-    if not a or not b:
+def _said_before(tokens: frozenset[str], kept: list[tuple[int, frozenset[str]]]) -> bool:
+    """Whether `tokens` says what one of `kept` (each with its size) says: a token Jaccard of `SIMILAR_TEXT` or
+    more. Two sets of sizes a <= b share at most a words, so below a / b >= SIMILAR_TEXT they are not counted."""
+    size = len(tokens)
+    if not size:
         return False
-    shared = len(a & b)
-    return shared / (len(a) + len(b) - shared) >= SIMILAR_TEXT  # |a ∪ b| counted, not built
+    low, high = size * SIMILAR_TEXT - 1e-9, size / SIMILAR_TEXT + 1e-9
+    for other_size, other in kept:
+        if low <= other_size <= high:
+            shared = len(tokens & other)
+            if shared / (size + other_size - shared) >= SIMILAR_TEXT:  # |a ∪ b| counted, not built
+                return True
+    return False
 
 
 def _sources(record: MemoryRecord) -> set[tuple[str, str]]:
@@ -76,7 +84,7 @@ class _Selection:
     question_terms: frozenset[str] = frozenset()
     weights: RecallWeights = DEFAULT_WEIGHTS
     excerpts: list[_Excerpt] = field(default_factory=list)
-    kept_tokens: list[frozenset[str]] = field(default_factory=list)
+    kept_tokens: list[tuple[int, frozenset[str]]] = field(default_factory=list)  # each with its size
     kept_sources: set[tuple[str, str]] = field(default_factory=set)
     shown_episodes: dict[str, _Excerpt] = field(default_factory=dict)
     next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes said near them
@@ -88,16 +96,18 @@ class _Selection:
         (an episode keeps the two before it, but only the one right after it)."""
         excerpt = self.next_to_shown.get(record.memory_id)
         if excerpt is None:
+            shown = self.shown_episodes
             for memory_id in adjacent_ids(record, self.weights.join_apart):
-                excerpt = excerpt or self.shown_episodes.get(memory_id)
+                if (excerpt := shown.get(memory_id)) is not None:
+                    break
         return excerpt if excerpt is not None and len(excerpt.shown) < self.weights.excerpt_messages else None
 
-    def consider(self, item: Ranked) -> None:
+    def consider(self, item: Ranked, excerpt: _Excerpt | None = None) -> None:
+        """`excerpt`: the one the memory joins, when already known (`select`, once all excerpts are there)."""
         record = item.record
-        full = len(self.excerpts) >= self.limit
-        excerpt = self.joins(record) if record.kind is MemoryKind.EPISODIC else None
-        if excerpt is None and full:
-            return  # all there: only a message said near one shown may still join
+        episodic = record.kind is MemoryKind.EPISODIC
+        if excerpt is None and episodic and self.shown_episodes:  # none shown, none to join: the maps fill together
+            excerpt = self.joins(record)
         if not worth_showing(record):
             return  # small talk, a question about themself: still searchable, but no line of background
         whole = shown_text(record)
@@ -109,12 +119,12 @@ class _Selection:
             # of the ~170 candidates end here, and comparing each with every line shown cost more than the rest.
             # (A dated event may still date a message shown, below, whatever its own length.)
             return
-        tokens = token_set(whole)
-        if any(_similar(tokens, seen) for seen in self.kept_tokens):
-            return
         sources = _sources(record)
         if record.kind is not MemoryKind.TEMPORAL and sources and sources <= self.kept_sources:
             return  # read from a message already shown: its words are already there
+        tokens = token_set(whole)
+        if _said_before(tokens, self.kept_tokens):
+            return
         if record.kind is MemoryKind.TEMPORAL and self._dates_its_message(record):
             return  # the message is shown, now with the date it gives: not a second line for one thing
         if too_long:
@@ -122,12 +132,12 @@ class _Selection:
                 return  # a shorter memory further down may still fit
             text = " ".join(words[: self.words_left]) + " …"
         self.kept_sources |= sources
-        self.kept_tokens.append(tokens)
+        self.kept_tokens.append((len(tokens), tokens))
         self.words_left -= min(len(words), self.words_left)
         if excerpt is None:
             excerpt = _Excerpt()
             self.excerpts.append(excerpt)
-        if record.kind is MemoryKind.EPISODIC:
+        if episodic:
             if sources and text == whole:  # a message cut short may no longer say what is dated
                 self.by_message[frozenset(sources)] = (excerpt, len(excerpt.shown))
             self.shown_episodes[record.memory_id] = excerpt
@@ -156,10 +166,15 @@ def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: fro
     """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
     messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
     selection = _Selection(limit, max_words, question_terms, weights)
+    excerpts, joins = selection.excerpts, selection.joins
     for item in ranked:
         if selection.words_left <= 0:
             break
-        selection.consider(item)
+        if len(excerpts) < limit:
+            selection.consider(item)
+        # All there: only a message said near one shown may still join (most candidates end here, unweighed).
+        elif item.record.kind is MemoryKind.EPISODIC and (excerpt := joins(item.record)) is not None:
+            selection.consider(item, excerpt)
     return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
 
 

@@ -30,6 +30,7 @@ from memory.recall.lexical import B as LEXICAL_B
 from memory.recall.lexical import asked_names, stems
 from memory.recall.ranking import SESSION_TOP, WHEN_QUESTION, Ranked, RecallWeights, near_date
 from memory.recall.rows.person_rows import PersonRows
+from memory.records import MemoryRecord
 from memory.words.sparse import encode_query
 
 Rows = npt.NDArray[np.intp]
@@ -178,10 +179,12 @@ def rank_rows(person: PersonRows, vector: Sequence[float], query: RecallQuery,
     scores = values * fading * person.weight[pool]
     if WHEN_QUESTION.search(query.text) is not None:
         scores[person.dated[pool]] *= weights.temporal_boost
-    records = [person.records[row] for row in pool.tolist()]
+    # A row in the pool is alive: its record is there.
+    every = cast(list[MemoryRecord], person.records)
     if question_dates:
-        for i, record in enumerate(records):
-            if record is not None and any(near_date(record, found) for found in question_dates):
+        for i, row in enumerate(pool.tolist()):
+            if any(near_date(every[row], found) for found in question_dates):
                 scores[i] *= weights.near_date_boost
-    order = np.argsort(-scores, kind="stable").tolist()
-    return [Ranked(record, float(scores[i])) for i in order if (record := records[i]) is not None]
+    order = np.argsort(-scores, kind="stable")
+    in_order = zip(pool[order].tolist(), scores[order].tolist(), strict=True)
+    return [Ranked(every[row], score) for row, score in in_order]
