@@ -20,7 +20,7 @@ def from_searches(hits: Sequence[ScoredMemory], similar: Sequence[ScoredMemory],
                   weights: RecallWeights) -> list[RecalledMemory]:  # fmt: skip
     """From the index's hybrid (`hits`) and dense (`similar`) searches."""
     question_dates = resolve_dates(query.text, query.at, query.timezone)
-    ranked = [r for r in rank(hits, query, question_dates, similar, weights) if r.record.is_current(query.at)]
+    ranked = [r for r in rank(hits, query, question_dates, similar, weights) if r[0].is_current(query.at)]
     return shown(ranked, query, weights)
 
 

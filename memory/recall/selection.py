@@ -104,7 +104,7 @@ class _Selection:
 
     def consider(self, item: Ranked, excerpt: _Excerpt | None = None) -> None:
         """`excerpt`: the one the memory joins, when already known (`select`, once all excerpts are there)."""
-        record = item.record
+        record, score = item
         episodic = record.kind is MemoryKind.EPISODIC
         if excerpt is None and episodic and self.shown_episodes:  # none shown, none to join: the maps fill together
             excerpt = self.joins(record)
@@ -143,7 +143,7 @@ class _Selection:
             self.shown_episodes[record.memory_id] = excerpt
             for memory_id in adjacent_ids(record, self.weights.join_apart):
                 self.next_to_shown.setdefault(memory_id, excerpt)
-        excerpt.shown.append(recalled(record, text, item.score))
+        excerpt.shown.append(recalled(record, text, score))
         excerpt.told.append(record)
 
     def _dates_its_message(self, event: MemoryRecord) -> bool:
@@ -173,7 +173,7 @@ def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: fro
         if len(excerpts) < limit:
             selection.consider(item)
         # All there: only a message said near one shown may still join (most candidates end here, unweighed).
-        elif item.record.kind is MemoryKind.EPISODIC and (excerpt := joins(item.record)) is not None:
+        elif (record := item[0]).kind is MemoryKind.EPISODIC and (excerpt := joins(record)) is not None:
             selection.consider(item, excerpt)
     return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
 

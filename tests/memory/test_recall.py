@@ -7,7 +7,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 
 from bot.engine.model import RecallQuery
-from memory.recall.ranking import Ranked, RecallWeights, rank, recency, with_session_prior
+from memory.recall.ranking import RecallWeights, rank, recency, with_session_prior
 from memory.recall.selection import select
 from memory.records import MemoryKind, MemoryRecord, MemorySource, ScoredMemory
 from memory.service import LongTermMemoryService
@@ -117,7 +117,7 @@ def test_closeness_in_meaning_decides_when_no_keyword_is_shared() -> None:
     hybrid = [ScoredMemory(far, 0.02), ScoredMemory(near, 0.01)]
     similar = [ScoredMemory(near, 0.62), ScoredMemory(far, 0.08)]
     ranked = rank(hybrid, query, [], similar)
-    assert [r.record.text for r in ranked] == ["we adopted a puppy", "the train was late"]
+    assert [record.text for record, _ in ranked] == ["we adopted a puppy", "the train was late"]
 
 
 def test_recalled_memories_carry_when_they_were_told_and_when_they_happen() -> None:
@@ -126,7 +126,7 @@ def test_recalled_memories_carry_when_they_were_told_and_when_they_happen() -> N
                                local_date="2025-03-14"), recurrence="yearly")  # fmt: skip
     next_month = replace(_record("Move to Lyon — April 2026", MemoryKind.TEMPORAL, local_date="2026-04-01"),
                          attributes={PRECISION: "month"})  # fmt: skip
-    shown = {m.text: m for m in select([Ranked(r, 1.0) for r in (episode, birthday, next_month)], 8, 300)}
+    shown = {m.text: m for m in select([(r, 1.0) for r in (episode, birthday, next_month)], 8, 300)}
 
     told = shown["I went to the support group yesterday"]
     assert told.told_at == NOW - timedelta(days=21) and told.on is None and not told.yearly

@@ -14,7 +14,7 @@ from bot.engine.ports import CompletionRequest
 from bot.engine.prompt.system import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
 from memory.recall.lexical import stems
-from memory.recall.ranking import Ranked, RecallWeights
+from memory.recall.ranking import RecallWeights
 from memory.recall.selection import select
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.service import LongTermMemoryService
@@ -36,7 +36,7 @@ def _record(said: str, kind: MemoryKind = MemoryKind.EPISODIC, *, message: str |
 
 
 def _shown(*records: MemoryRecord) -> list[str]:
-    return [m.text for m in select([Ranked(r, 1.0) for r in records], 10, 300)]
+    return [m.text for m in select([(r, 1.0) for r in records], 10, 300)]
 
 
 def test_small_talk_questions_about_themself_and_orders_take_no_line() -> None:
@@ -62,7 +62,7 @@ def test_a_message_and_the_event_read_from_it_are_one_line_with_the_date() -> No
     episode = _record("My birthday is March 14.", message="m1", days_ago=30)
     event = replace(_record("Birthday — 14 March (every year)", MemoryKind.TEMPORAL, message="m1", days_ago=30),
                     text="Birthday — 14 March (every year)", recurrence="yearly", local_date="2026-03-14")  # fmt: skip
-    (line,) = select([Ranked(episode, 2.0), Ranked(event, 1.0)], 10, 300)
+    (line,) = select([(episode, 2.0), (event, 1.0)], 10, 300)
     assert line.text == "My birthday is March 14."
     assert line.on == date(2026, 3, 14) and line.yearly
 
@@ -123,7 +123,7 @@ def test_an_event_whose_message_did_not_fit_the_word_budget_keeps_its_own_line()
     episode = _record("My birthday is March 14 and I would love a party with all my friends.", message="m1")
     event = replace(_record("Birthday", MemoryKind.TEMPORAL, message="m1"), text="Birthday — 14 March (every year)",
                     recurrence="yearly", local_date="2026-03-14")  # fmt: skip
-    shown = select([Ranked(first, 3.0), Ranked(episode, 2.0), Ranked(event, 1.0)], 10, 14)
+    shown = select([(first, 3.0), (episode, 2.0), (event, 1.0)], 10, 14)
     assert [m.text for m in shown] == [first.attributes[SAID], "Birthday — 14 March (every year)"]
 
 
@@ -131,7 +131,7 @@ def test_a_memory_too_long_for_the_words_left_is_passed_over_and_a_shorter_one_f
     first = _record("I play the cello in a small orchestra.")
     rehearsals = _record("On Sundays we rehearse the whole afternoon in the old church near the river.")
     conductor = _record("Our conductor is Marc.")
-    shown = select([Ranked(first, 3.0), Ranked(rehearsals, 2.0), Ranked(conductor, 1.0)], 10, 14)
+    shown = select([(first, 3.0), (rehearsals, 2.0), (conductor, 1.0)], 10, 14)
     assert [m.text for m in shown] == [first.attributes[SAID], conductor.attributes[SAID]]
 
 
@@ -157,8 +157,8 @@ def test_messages_said_around_one_shown_join_it_as_one_excerpt_in_the_order_said
         "Her toys are everywhere.",
     )  # fmt: skip
     jazz, job = _record("I love Blue Note jazz."), _record("I work as a nurse.")
-    ranked = [Ranked(name, 5.0), Ranked(jazz, 4.0), Ranked(vet, 3.0), Ranked(job, 2.5), Ranked(kitten, 2.0),
-              Ranked(tuna, 1.0), Ranked(toys, 0.5)]  # fmt: skip
+    ranked = [(name, 5.0), (jazz, 4.0), (vet, 3.0), (job, 2.5), (kitten, 2.0),
+              (tuna, 1.0), (toys, 0.5)]  # fmt: skip
     shown = select(ranked, 2, 300)
     # Two excerpts, as asked: the kitten's four messages in the order said, then the jazz. The nurse, a third
     # excerpt, has no room; the fifth kitten message would make the excerpt longer than four messages.
@@ -172,14 +172,14 @@ def test_a_message_two_away_from_one_shown_joins_it_and_one_three_away_does_not(
     kitten, _, vet, tuna = _said_in_a_row(
         "We adopted a kitten last week.", "Her name is Miso.", "She goes to the vet.", "She loves tuna."
     )
-    assert [(m.text, m.follows) for m in select([Ranked(kitten, 2.0), Ranked(vet, 1.0)], 1, 300)] == [
+    assert [(m.text, m.follows) for m in select([(kitten, 2.0), (vet, 1.0)], 1, 300)] == [
         ("We adopted a kitten last week.", False), ("She goes to the vet.", True)
     ]  # fmt: skip
-    assert [m.text for m in select([Ranked(kitten, 2.0), Ranked(tuna, 1.0)], 1, 300)] == [
+    assert [m.text for m in select([(kitten, 2.0), (tuna, 1.0)], 1, 300)] == [
         "We adopted a kitten last week."
     ]
     right_after_only = RecallWeights(join_apart=1)
-    assert [m.text for m in select([Ranked(kitten, 2.0), Ranked(vet, 1.0)], 1, 300, weights=right_after_only)] == [
+    assert [m.text for m in select([(kitten, 2.0), (vet, 1.0)], 1, 300, weights=right_after_only)] == [
         "We adopted a kitten last week."
     ]
 
@@ -187,13 +187,13 @@ def test_a_message_two_away_from_one_shown_joins_it_and_one_three_away_does_not(
 def test_messages_sent_in_the_same_second_keep_the_order_they_were_said_in() -> None:
     first, second, third = _said_in_a_row("We moved to Lyon.", "The flat has a balcony.", "I grow tomatoes there.",
                                           seconds_apart=0)  # fmt: skip
-    shown = select([Ranked(third, 3.0), Ranked(second, 2.0), Ranked(first, 1.0)], 1, 300)
+    shown = select([(third, 3.0), (second, 2.0), (first, 1.0)], 1, 300)
     assert [m.text for m in shown] == ["We moved to Lyon.", "The flat has a balcony.", "I grow tomatoes there."]
 
 
 def test_an_excerpt_keeps_to_the_word_budget() -> None:
     kitten, name = _said_in_a_row("We adopted a kitten last week.", "Her name is Miso and she is lovely.")
-    assert [m.text for m in select([Ranked(kitten, 2.0), Ranked(name, 1.0)], 10, 8)] == [
+    assert [m.text for m in select([(kitten, 2.0), (name, 1.0)], 10, 8)] == [
         "We adopted a kitten last week."
     ]
 
@@ -201,7 +201,7 @@ def test_an_excerpt_keeps_to_the_word_budget() -> None:
 def test_an_excerpt_reads_as_one_piece_of_background_in_the_prompt() -> None:
     kitten, name = _said_in_a_row("We adopted a kitten last week.", "Her name is Miso.")
     jazz = _record("I love Blue Note jazz.", days_ago=10)
-    shown = select([Ranked(name, 3.0), Ranked(jazz, 2.0), Ranked(kitten, 1.0)], 10, 300)
+    shown = select([(name, 3.0), (jazz, 2.0), (kitten, 1.0)], 10, 300)
     context = PromptContext(load_persona(None), "Alice", NOW.astimezone(ZoneInfo("Europe/Paris")), "Europe/Paris",
                             "en", False, shown)  # fmt: skip
     prompt = build_system_prompt(context)
@@ -253,7 +253,7 @@ def test_long_messages_are_cut_to_what_answers_so_more_of_them_fit_the_word_budg
         _record("The weekend was quiet, we stayed home because of the storm and cooked a lot of soup. "
                 "I started a new book too, The Left Hand of Darkness, and I can't put it down. Miss you all."),
     ]  # fmt: skip
-    ranked = [Ranked(record, 2.0 - n) for n, record in enumerate(books)]
+    ranked = [(record, 2.0 - n) for n, record in enumerate(books)]
     uncut = select(ranked, 10, 40)
     assert len(uncut) == 1  # whole, the first message leaves no room for the second
     shown = [m.text for m in select(ranked, 10, 40, frozenset(stems("Which books has Alice read?")))]
@@ -270,9 +270,9 @@ def test_a_message_cut_to_a_sentence_without_its_relative_date_shows_no_date() -
     )
     episode = replace(_record(said, days_ago=92), timezone="Europe/Paris")
     episode = replace(episode, attributes={**episode.attributes, SAID_ON: "2026-01-01 month"})
-    (cat,) = select([Ranked(episode, 1.0)], 10, 300, frozenset(stems("How is the cat?")))
+    (cat,) = select([(episode, 1.0)], 10, 300, frozenset(stems("How is the cat?")))
     assert cat.text.startswith("… The cat hates the boxes") and cat.on is None
-    (move,) = select([Ranked(episode, 1.0)], 10, 300, frozenset(stems("When do you move to Lyon?")))
+    (move,) = select([(episode, 1.0)], 10, 300, frozenset(stems("When do you move to Lyon?")))
     assert move.text.startswith("We are moving to Lyon next month") and move.on == date(2026, 1, 1)
 
 
@@ -284,7 +284,7 @@ def test_a_message_cut_short_lends_no_date_and_the_event_read_from_it_keeps_its_
     episode = _record(said, message="m1", days_ago=12)
     event = replace(_record("Wedding", MemoryKind.TEMPORAL, message="m1", days_ago=12),
                     text="Sister's wedding — April 2026", local_date="2026-04-01")  # fmt: skip
-    ranked = [Ranked(episode, 2.0), Ranked(event, 1.0)]
+    ranked = [(episode, 2.0), (event, 1.0)]
     work, wedding = select(ranked, 10, 300, frozenset(stems("Is your boss still adding projects?")))
     assert work.text.endswith("barely sleep at all these days. …") and work.on is None
     assert wedding.text == "Sister's wedding — April 2026" and wedding.on == date(2026, 4, 1)

@@ -129,7 +129,7 @@ class PersonRows:
         self.living = 0
         self.records: list[MemoryRecord | None] = []
         # Each row's keyword ids (uint32), for its counts to leave `frequency` when it dies: 4 bytes an id in an
-        # array, where a tuple of ints took ~40 (~2 kB a memory, a third of what a row costs).
+        # array, where a tuple of ints took ~40 (~2 kB a memory, a quarter of what a row cost).
         self.terms: list[array[int]] = []
         self.row_of: dict[str, int] = {}
         self.keywords: dict[object, _Posting] = {}

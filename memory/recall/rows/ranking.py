@@ -186,5 +186,4 @@ def rank_rows(person: PersonRows, vector: Sequence[float], query: RecallQuery,
             if any(near_date(every[row], found) for found in question_dates):
                 scores[i] *= weights.near_date_boost
     order = np.argsort(-scores, kind="stable")
-    in_order = zip(pool[order].tolist(), scores[order].tolist(), strict=True)
-    return [Ranked(every[row], score) for row, score in in_order]
+    return list(zip(map(every.__getitem__, pool[order].tolist()), scores[order].tolist(), strict=True))
