@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -76,12 +78,15 @@ class _Posting:
         return read
 
 
-def _post(postings: dict[object, _Posting], term: object, row: int, value: float) -> None:
-    posting = postings.get(term)
-    if posting is None:
-        posting = postings[term] = _Posting()
-    posting.rows.append(row)
-    posting.values.append(value)
+def _post(postings: dict[object, _Posting], terms: Iterable[object], row: int, values: Iterable[float]) -> None:
+    """`row` into the posting of each of `terms`, with its value (one call a memory: ~100 terms each)."""
+    get = postings.get
+    for term, value in zip(terms, values, strict=False):  # `values` may be endless (repeat)
+        posting = get(term)
+        if posting is None:
+            posting = postings[term] = _Posting()
+        posting.rows.append(row)
+        posting.values.append(value)
 
 
 class Corpus:
@@ -90,7 +95,7 @@ class Corpus:
 
     def __init__(self) -> None:
         self.documents = 0
-        self.frequency: dict[object, int] = {}
+        self.frequency: Counter[object] = Counter()
 
     def add(self, frequency: dict[object, int], documents: int, sign: int = 1) -> None:
         """A person's memories (`documents` of them, holding the terms `frequency` counts) in, or out (-1)."""
@@ -101,8 +106,16 @@ class Corpus:
     def count(self, terms: Sequence[int], sign: int) -> None:
         """One memory holding `terms` in, or out (-1)."""
         self.documents += sign
+        _counted(self.frequency, terms, sign)
+
+
+def _counted(frequency: Counter[object], terms: Sequence[int], sign: int) -> None:
+    """`terms` (each once) counted in `frequency`, or out (-1)."""
+    if sign == 1:
+        frequency.update(terms)  # counted in C
+    else:
         for term in terms:
-            self.frequency[term] = self.frequency.get(term, 0) + sign
+            frequency[term] -= 1
 
 
 class PersonRows:
@@ -135,7 +148,7 @@ class PersonRows:
         self.keywords: dict[object, _Posting] = {}
         self.stems: dict[object, _Posting] = {}
         self.own: dict[object, _Posting] = {}
-        self.frequency: dict[object, int] = {}  # keyword term -> living rows holding it
+        self.frequency: Counter[object] = Counter()  # keyword term -> living rows holding it
         self.corpus: Corpus | None = None  # set once kept: it follows this person's writes from then on
         self._scope_codes: dict[str, int] = {}
         self._session_codes: dict[object, int] = {}
@@ -209,13 +222,10 @@ class PersonRows:
         self.weight[row] = facts.weight
         self.dated[row] = facts.dated
         terms = item.terms
-        for term, value in zip(terms.indices, terms.values, strict=True):
-            _post(self.keywords, term, row, value)
+        _post(self.keywords, terms.indices, row, terms.values)
         self._count(terms.indices, 1)
-        for stem, count in facts.keywords.items():
-            _post(self.stems, stem, row, count)
-        for stem in facts.own:
-            _post(self.own, stem, row, 1.0)
+        _post(self.stems, facts.keywords.keys(), row, facts.keywords.values())
+        _post(self.own, facts.own, row, repeat(1.0))
         self.records.append(record)
         self.terms.append(array("I", terms.indices))
         self.row_of[record.memory_id] = row
@@ -223,9 +233,7 @@ class PersonRows:
         self.living += 1
 
     def _count(self, terms: Sequence[int], sign: int) -> None:
-        frequency = self.frequency
-        for term in terms:
-            frequency[term] = frequency.get(term, 0) + sign
+        _counted(self.frequency, terms, sign)
         if self.corpus is not None:
             self.corpus.count(terms, sign)
 
