@@ -258,13 +258,21 @@ _DATE_WORDS = frozenset(
                    "fortnights", "months", "years", "ans", "annees", "weekend"]
     if phrase.isascii()  # a word with an accent cannot be in ASCII text
 ) | {glued + month for glued in ("in", "en", "during", "pendant", "since", "depuis", "de") for month in MONTHS}
-_DIGIT = re.compile(r"\d")
+# The only patterns that need no date word: "2026-03-14" (`_ISO`) and "14/03", "14.03" (`_NUMERIC`).
+_DIGITS_DATE = re.compile(r"\d[-/.]\d")
+_ASCII = re.compile(r"[\x00-\x7f]+")
 
 
 def _cannot_hold_a_date(text: str) -> bool:
-    """A quick, exact no: ASCII text with no digit and none of the words every pattern needs (most messages).
-    ASCII only, where lower() and the patterns' IGNORECASE agree letter for letter."""
-    if not text.isascii() or _DIGIT.search(text):
+    """A quick, exact no: none of the words every pattern needs but "2026-03-14" and "14/03" (most messages).
+    Only for text whose letters are all ASCII, where lower() and the patterns' IGNORECASE agree letter for
+    letter: beyond ASCII it may hold only characters without case ("I’m", "—", "…", emoji, a no-break space),
+    which no pattern's word holds."""
+    if not text.isascii():
+        beyond = _ASCII.sub("", text)
+        if beyond.lower() != beyond.upper():
+            return False  # an accent, another alphabet: the patterns read it
+    if _DIGITS_DATE.search(text):
         return False
     return _DATE_WORDS.isdisjoint(_ASCII_LETTERS.findall(text.lower()))
 

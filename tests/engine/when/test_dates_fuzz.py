@@ -67,9 +67,13 @@ def test_a_february_29_birthday_without_a_year_is_remembered(said: str, language
 _WORDS = st.sampled_from(
     [*dates.MONTHS, *dates.WEEKDAYS, *dates._DAY_WORD_OFFSET, *dates.NUMBERS, "in", "en", "dans", "il y a", "ago",
      "next", "last", "this", "la", "le", "l'", "ce", "cette", "prochaine", "weeks", "mois", "ans", "week-end",
-     "weekend", "during", "depuis", "au mois de", "d'", "the", "I", "cat", "was", "went", "_", "-", ".", ",", "!"]
+     "weekend", "during", "depuis", "au mois de", "d'", "the", "I", "cat", "was", "went", "_", "-", ".", ",", "!",
+     # digits (a date only in "2026-03-14", "14/03", "14.03" or beside a date word), and what a phone types
+     # beyond ASCII: letters without case ("I’m", "—"), and letters with one that the patterns read ("é", "K")
+     "3", "14", "2026", "1990", "14/03", "3.5", "2026-03-14", "٣", "I’m", "—", "…", "🙂", "«", "»", "é", "é",
+     "\u212a", "\u017f", "ı", "İ"]
 )  # fmt: skip
-SPACES = st.sampled_from(["", " ", "  ", "-", "'", "\n"])
+SPACES = st.sampled_from(["", " ", "  ", "-", "'", "\n", "/", ".", "\u00a0", "\u202f", "’"])
 
 
 @settings(max_examples=3000, deadline=None)
@@ -81,3 +85,17 @@ def test_the_quick_no_never_skips_a_date(words: list[tuple[str, str, bool]]) -> 
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(dates, "_cannot_hold_a_date", lambda _: False)
             assert dates.resolve_dates(text, AT, "Europe/Paris", "fr") == []
+
+
+@pytest.mark.parametrize(
+    "text", ["le 14 février", "en août", "in 3 days", "2026-03-14", "on 14/03", "I’m off on 14 March",
+             "dans 3\u00a0jours", "il y a 2 ans — déjà"]
+)  # fmt: skip
+def test_the_quick_no_lets_every_date_through(text: str) -> None:
+    assert not dates._cannot_hold_a_date(text)
+    assert resolve_dates(text, AT, "Europe/Paris", "fr") != []
+
+
+@pytest.mark.parametrize("text", ["I’m 30 and I have 2 cats — lol 🙂", "« ok » … 3 km", "it’s 5 o’clock"])
+def test_a_message_with_numbers_but_no_date_is_turned_down_at_once(text: str) -> None:
+    assert dates._cannot_hold_a_date(text)
