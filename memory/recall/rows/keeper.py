@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 PersonPoints = tuple[list[tuple[MemoryRecord, list[float], SparseTerms]], bytes | None]
 Load = Callable[[str], Awaitable[PersonPoints]]
 # Memories kept as rows, all people together. Each costs ~6 kB (the vector 2 kB, the postings 3.3 kB, the columns
-# and its keyword ids: 1,482 against 1,178 MB at peak at 100 people in bench.compare_mem0), so ~1 GB at most. Below
+# and its keyword ids: 1,480 against 1,178 MB at peak at 100 people in bench.compare_mem0), so ~1 GB at most. Below
 # it a box keeps everyone (100 people of LoCoMo's length fit); above it, the people who talk now.
 ROWS_KEPT = 150_000
 _ASKED_KEPT = 10_000
