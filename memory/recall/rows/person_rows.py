@@ -173,8 +173,9 @@ class PersonRows:
 
     def write(self, written: Sequence[Written]) -> None:
         """Each memory as a new row (the row of an earlier version of it dies). CPU only."""
-        if self.size + len(written) > self.capacity:  # room for all at once (a build's arrays are not doubled)
-            self._allocate(max(self.capacity * 2 if self.size else 0, self.size + len(written)))
+        needed = self.size + len(written)
+        if needed > self.capacity:  # room for all at once: a build's rows at their size, later writes doubling
+            self._allocate(max(needed, 2 * self.capacity) if self.size else needed)
         for item in written:
             self._kill(item.record.memory_id)
             self._append(item)
@@ -202,8 +203,7 @@ class PersonRows:
             self.living -= 1
 
     def _append(self, item: Written) -> None:
-        if self.size == self.capacity:
-            self._allocate(self.capacity * 2)
+        """Into the next row (`write` has made room)."""
         record, row = item.record, self.size
         facts = recall_facts(record)
         vector = np.asarray(item.vector, dtype=np.float32)
