@@ -5,17 +5,26 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import replace
+from dataclasses import fields, replace
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.engine.model import ChatKind, ChatTurn, Exchange, IncomingMessage, RecallQuery, Reply, excerpts
+from bot.engine.model import (
+    ChatKind,
+    ChatTurn,
+    Exchange,
+    IncomingMessage,
+    RecalledMemory,
+    RecallQuery,
+    Reply,
+    excerpts,
+)
 from bot.engine.ports import CompletionRequest
 from bot.engine.prompt.system import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
 from memory.recall.lexical import stems
 from memory.recall.ranking import RecallWeights
-from memory.recall.selection import select
+from memory.recall.selection import following, select
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.service import LongTermMemoryService
 from memory.writing.episodes import NEXT, PREVIOUS, SAID, SAID_ON, said_date
@@ -37,6 +46,17 @@ def _record(said: str, kind: MemoryKind = MemoryKind.EPISODIC, *, message: str |
 
 def _shown(*records: MemoryRecord) -> list[str]:
     return [m.text for m in select([(r, 1.0) for r in records], 10, 300)]
+
+
+def test_a_message_said_after_another_keeps_everything_else_it_says() -> None:
+    # Every field set to something other than its default: a field `following` forgets comes back as its default.
+    told = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    values = {"memory_id": "m1", "kind": "temporal", "text": "Her name is Miso.", "score": 1.5, "event_at": told,
+              "told_at": told, "on": date(2026, 3, 14), "precision": "month", "yearly": True,
+              "sensitive": True}  # fmt: skip
+    assert {f.name for f in fields(RecalledMemory)} == {*values, "follows"}
+    memory = RecalledMemory(**values)  # type: ignore[arg-type]
+    assert following(memory) == replace(memory, follows=True)
 
 
 def test_small_talk_questions_about_themself_and_orders_take_no_line() -> None:
