@@ -14,20 +14,25 @@ with `infer=False` mem0 has no batch write that keeps each message's own metadat
 
 Ingestion: every message goes through `Memory.add`, so every payload, id and history row is the one mem0
 writes. The fill (all messages but the last `tail`) is not timed and two things are batched in it: the texts
-are embedded beforehand, 256 at a time (the same model: a vector differs from the one embedded alone by
-float rounding, ~2e-7), and `add` is handed each one's vector; the vector store's `insert` is buffered and
-called with up to 2,000 points at a time. mem0's FAISS store saves its whole index and docstore on every
-`insert`, so filling it one point at a time grows with the square of the box (hours at 100 people), and
-Chroma's one-point writes are slow too. Then the last `tail` messages are added one by one through the
-unmodified `add` (its own embedding, insert and history write), timed: `ingest_per_s` is the rate of one
-more message into a box that already holds all the others.
+are embedded beforehand, 4,096 messages at a time, 256 texts a call on both cores (the same model: a vector
+differs from the one embedded alone by float rounding, ~2e-7), and `add` is handed each one's vector; the
+vector store's `insert` is buffered and called with up to 2,000 points at a time. The first set-up at a size
+leaves the fill's vectors in a directory the run's children share, and the next ones read them instead of
+embedding the same texts again (~10 minutes a set-up at 1,000 people). mem0's FAISS store saves its whole
+index and docstore on every `insert`, so filling it one point at a time grows with the square of the box
+(hours at 100 people), and Chroma's one-point writes are slow too. Then the last `tail` messages are added one
+by one through the unmodified `add` (its own embedding, insert and history write), timed: `ingest_per_s` is the
+rate of one more message into a box that already holds all the others.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 from bench.mem0_compare.box import Box, Scores
@@ -39,12 +44,14 @@ SETUPS = ("qdrant_local", "faiss", "chroma")
 
 
 FILL_EMBED_BATCH = 256  # texts embedded at once before the fill
+FILL_CHUNK = 4_096  # messages added per chunk of the fill, their vectors embedded (or read) first
 FILL_INSERT_BATCH = 2_000  # points per `insert` during the fill (Chroma refuses much larger batches)
 
 
 class UseForMem0:
     """The same USE model Souvenir embeds with, behind mem0's embedder interface (normalised the same way).
-    `known` (text -> vector), when set, answers `embed` for the texts it holds: the fill's, embedded beforehand."""
+    `known` (text -> row of `known_vectors`), when set, answers `embed` for the texts it holds: the fill's chunk in
+    hand, embedded beforehand."""
 
     def __init__(self) -> None:
         import numpy as np
@@ -54,21 +61,57 @@ class UseForMem0:
         self._np = np
         self._model = open_use(threads=1)  # exactly ours: the C++ tokenizer too
         self._model.encode(["warm up"])
-        self.known: dict[str, list[float]] | None = None
+        self.known: dict[str, int] | None = None
+        self.known_vectors: Any = None
 
-    def _encode(self, texts: list[str]) -> list[list[float]]:
+    def encode(self, texts: list[str]) -> Any:
+        """Unit vectors, one row a text (float32)."""
         np = self._np
         batch = np.asarray(self._model.encode(texts), dtype=np.float32)
-        batch = batch / np.maximum(np.linalg.norm(batch, axis=1, keepdims=True), 1e-12)
-        return [row.tolist() for row in batch]
+        return batch / np.maximum(np.linalg.norm(batch, axis=1, keepdims=True), 1e-12)
 
     def embed(self, text: str, memory_action: str | None = None) -> list[float]:
-        if self.known is not None and (vector := self.known.get(text)) is not None:
-            return vector
-        return self._encode([text])[0]
+        if self.known is not None and (row := self.known.get(text)) is not None:
+            return list(self.known_vectors[row].tolist())
+        return list(self.encode([text])[0].tolist())
 
     def embed_batch(self, texts: list[str], memory_action: str = "add") -> list[list[float]]:
-        return self._encode(list(texts))
+        return [row.tolist() for row in self.encode(list(texts))]
+
+
+class FillVectors:
+    """The fill's vectors, a chunk at a time: embedded on both cores, or read from `shared` (a directory every
+    child of the run is given) where a set-up run before at the same size left them: the model gives the same
+    vectors to every set-up, and the fill is not timed. Only the chunk in hand is held, so a child's peak RSS
+    is mem0's, not the fill's (a whole fill's vectors as lists of floats would be ~1 GB at 100 people)."""
+
+    def __init__(self, embedder: UseForMem0, shared: Path | None) -> None:
+        self._embedder = embedder
+        self._shared = shared
+
+    def chunk(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        path = None
+        if self._shared is not None:
+            digest = hashlib.sha256("\x1f".join(texts).encode("utf-8")).hexdigest()[:24]
+            path = self._shared / f"fill-{digest}.npy"
+            if path.exists():
+                return np.load(path)
+        vectors = self._on_both_cores(texts)
+        if path is not None:
+            scratch = path.with_name(f"{path.stem}.{os.getpid()}.tmp.npy")
+            np.save(scratch, vectors)
+            os.replace(scratch, path)
+        return vectors
+
+    def _on_both_cores(self, texts: list[str]) -> Any:
+        import numpy as np
+
+        encode = self._embedder.encode
+        parts = [texts[start : start + FILL_EMBED_BATCH] for start in range(0, len(texts), FILL_EMBED_BATCH)]
+        with ThreadPoolExecutor(max_workers=2) as pool:  # numpy lets go of the interpreter in the model's matmuls
+            return np.concatenate(list(pool.map(encode, parts))) if parts else np.zeros((0, 512), np.float32)
 
 
 def vector_store(setup: str, scratch: str) -> dict[str, Any]:
@@ -122,26 +165,27 @@ def _said(turn: Turn) -> str:
     return f"{turn.speaker}: {turn.text}"
 
 
-def _fill(memory: Any, embedder: UseForMem0, messages: list[tuple[str, Turn]]) -> None:
-    """Every message through `add`, with its vector embedded beforehand and the store's inserts buffered."""
-    texts = list(dict.fromkeys(_said(turn) for _, turn in messages))
-    embedder.known = {}
-    for start in range(0, len(texts), FILL_EMBED_BATCH):
-        chunk = texts[start : start + FILL_EMBED_BATCH]
-        embedder.known.update(zip(chunk, embedder.embed_batch(chunk), strict=True))
+def _fill(memory: Any, embedder: UseForMem0, vectors: FillVectors, messages: list[tuple[str, Turn]]) -> None:
+    """Every message through `add`, a chunk at a time, each chunk's vectors embedded beforehand; the store's
+    inserts buffered."""
     store = memory.vector_store
     buffered = _BufferedInsert(store.insert)
     store.insert = buffered  # on the instance: the class's own `insert` is back once it is deleted
     try:
-        for person, turn in messages:
-            _add(memory, person, turn)
+        for start in range(0, len(messages), FILL_CHUNK):
+            chunk = messages[start : start + FILL_CHUNK]
+            texts = list(dict.fromkeys(_said(turn) for _, turn in chunk))
+            embedder.known_vectors = vectors.chunk(texts)
+            embedder.known = {text: row for row, text in enumerate(texts)}
+            for person, turn in chunk:
+                _add(memory, person, turn)
         buffered.flush()
     finally:
         del store.insert
-        embedder.known = None
+        embedder.known = embedder.known_vectors = None
 
 
-def run_mem0(setup: str, box: Box, scratch: str, tail: int) -> dict[str, Any]:
+def run_mem0(setup: str, box: Box, scratch: str, tail: int, shared: Path | None = None) -> dict[str, Any]:
     os.environ["MEM0_TELEMETRY"] = "False"
     os.environ["ANONYMIZED_TELEMETRY"] = "False"  # Chroma's
     os.environ.setdefault("OPENAI_API_KEY", "unused-but-required-by-mem0")
@@ -162,7 +206,7 @@ def run_mem0(setup: str, box: Box, scratch: str, tail: int) -> dict[str, Any]:
     messages = [(person.sample_id, turn) for person in box.people for turn in person.turns]
     split = len(messages) - box.tail(tail)
     began = time.perf_counter()
-    _fill(memory, embedder, messages[:split])
+    _fill(memory, embedder, FillVectors(embedder, shared), messages[:split])
     fill_seconds = time.perf_counter() - began
     began = time.perf_counter()
     for person, turn in messages[split:]:

@@ -28,9 +28,10 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
-def _child(system: str, data: Path, people: int, questions: int, tail: int) -> dict[str, Any]:
+def _child(system: str, data: Path, people: int, questions: int, tail: int, shared: Path) -> dict[str, Any]:
     command = [sys.executable, "-m", "bench.compare_mem0", "--data", str(data), "--child", system,
-               "--people", str(people), "--questions", str(questions), "--tail", str(tail)]  # fmt: skip
+               "--people", str(people), "--questions", str(questions), "--tail", str(tail),
+               "--fill-vectors", str(shared)]  # fmt: skip
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     load_before, began = _load(), time.perf_counter()
     done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
@@ -43,7 +44,7 @@ def _child(system: str, data: Path, people: int, questions: int, tail: int) -> d
     return out
 
 
-def child_main(system: str, data: Path, people: int, questions: int, tail: int) -> int:
+def child_main(system: str, data: Path, people: int, questions: int, tail: int, shared: Path | None = None) -> int:
     box = build_box(data, people, questions)
     if system == "souvenir":
         from bench.mem0_compare.souvenir_side import run_souvenir
@@ -53,7 +54,7 @@ def child_main(system: str, data: Path, people: int, questions: int, tail: int) 
         from bench.mem0_compare.mem0_side import run_mem0
 
         with tempfile.TemporaryDirectory(prefix=f"mem0-{system}-") as scratch:
-            out = run_mem0(system, box, scratch, tail)
+            out = run_mem0(system, box, scratch, tail, shared)
     print(json.dumps(out))
     return 0
 
@@ -119,9 +120,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--systems", default=",".join(SYSTEMS), help=argparse.SUPPRESS)
     parser.add_argument("--child", choices=SYSTEMS, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--people", type=int, default=1, help=argparse.SUPPRESS)
+    parser.add_argument("--fill-vectors", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
-        return child_main(args.child, args.data, args.people, args.questions, args.tail)
+        return child_main(args.child, args.data, args.people, args.questions, args.tail, args.fill_vectors)
     try:
         build_box(args.data, 1, 1)
     except (OSError, ValueError, KeyError, TypeError) as exc:
@@ -136,11 +138,26 @@ def main(argv: list[str] | None = None) -> int:
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()},
         "budget_words": BUDGET, "top_k": 10, "questions_per_size": args.questions, "tail": args.tail, "children": {},
     }  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="compare-mem0-fill-") as shared:  # the fill's vectors, shared
+        _sizes(report, sizes, systems, args, Path(shared))
+    report["run"]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    if args.plot is not None:
+        from bench.mem0_compare.plot import draw
+
+        draw(report, args.plot)
+    _print(report)
+    return 0
+
+
+def _sizes(report: dict[str, Any], sizes: list[int], systems: list[str], args: argparse.Namespace,
+           shared: Path) -> None:  # fmt: skip
     for people in sizes:
         results = {}
         for system in systems:
             print(f"{people} people: {system} ... (load {_load():.2f})", file=sys.stderr, flush=True)
-            results[system] = _child(system, args.data, people, args.questions, args.tail)
+            results[system] = _child(system, args.data, people, args.questions, args.tail, shared)
             # A large size runs for hours: each system's figures are shown as soon as it is done.
             print(f"{people} people: {system}: {json.dumps(results[system]['figures'])}", file=sys.stderr, flush=True)
             report["run"]["children"][f"{people}:{system}"] = {
@@ -156,12 +173,3 @@ def main(argv: list[str] | None = None) -> int:
         report["run"]["children"][f"{people}:souvenir"]["floor"] = souvenir["floor"]
         if args.json is not None:
             args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
-    report["run"]["finished"] = datetime.now(UTC).isoformat(timespec="seconds")
-    if args.json is not None:
-        args.json.write_text(json.dumps(report, indent=2), encoding="utf-8")
-    if args.plot is not None:
-        from bench.mem0_compare.plot import draw
-
-        draw(report, args.plot)
-    _print(report)
-    return 0
