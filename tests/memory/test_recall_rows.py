@@ -20,7 +20,6 @@ from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.recall.ahead import read_ahead
 from memory.recall.lexical import stem
-from memory.recall.rows import kernels
 from memory.recall.rows.keeper import RecallRows
 from memory.recall.rows.ranking import keyword_scores
 from memory.records import MemoryKind, MemoryRecord
@@ -109,16 +108,6 @@ async def test_recall_over_rows_brings_back_what_the_index_searches_bring_back(k
         assert len(set(by_rows) & set(by_index)) >= 0.8 * len(by_index), question
         same_first += by_rows[:3] == by_index[:3]
     assert same_first >= len(QUESTIONS) - 1
-
-
-async def test_a_recall_takes_each_ranking_step_as_the_build_compiled_it(kept: _Memory) -> None:
-    # A second compiled version would be compiled by the recall itself, on the event loop (seconds).
-    await kept.index.add(_life(ALICE, 60, seed=5))
-    for question in [*QUESTIONS, "When did I see Tom last week?", "What did Léa say on Sunday?"]:
-        assert await _ids(kept, question, limit=3, max_words=40)
-    steps = (kernels.allowed_rows, kernels.keyword_scores, kernels.pool, kernels.relevances,
-             kernels.with_session_prior, kernels.scored)  # fmt: skip
-    assert [len(step.signatures) for step in steps] == [1] * len(steps)  # type: ignore[attr-defined]
 
 
 async def test_a_memory_written_after_the_rows_were_built_is_recalled(kept: _Memory) -> None:

@@ -19,7 +19,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from memory.recall.rows.person_rows import Corpus, PersonRows, Written
-from memory.recall.rows.ranking import warm_up
 from memory.records import MemoryRecord
 from memory.words.sparse import SparseTerms
 
@@ -44,9 +43,6 @@ class _Build:
 
 
 def _built(user_key: str, dimension: int, written: Sequence[Written], keyword_key: bytes | None) -> PersonRows:
-    # Rows are only ever built here, in a worker thread: the ranking's kernels are compiled (or loaded from the
-    # cache) before the first person's rows are kept, never on the event loop by a recall.
-    warm_up()
     rows = PersonRows(user_key, dimension, keyword_key)
     rows.write(written)
     return rows

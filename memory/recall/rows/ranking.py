@@ -7,17 +7,15 @@ The same pool and the same scores, as array operations:
 - relevance: BM25 over the pool's stems, a share for the meaning rank, the cosine; less for a memory whose own
   words share nothing with the question, more for one that says a name it asks about; the conversation prior;
 - score: fading, importance, dated memories for a "when" question, memories from around a date it names.
-Each step is one compiled loop (`kernels`); what stays here is reading the question's postings and the records.
-Two differences from the index: the keyword ranking's IDF is the person's own (their memories), where the index's
-is the whole collection's, every person's memories (among one person's memories, theirs is the one that tells
-rare words); and of candidates with equal scores at the end of a ranking's list, the earlier written are kept.
+One difference: the keyword ranking's IDF is the person's own (their memories), where the index's is the whole
+collection's, every person's memories; among one person's memories, theirs is the one that tells rare words.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -31,13 +29,19 @@ from memory.recall.lexical import K1 as LEXICAL_K1
 from memory.recall.lexical import B as LEXICAL_B
 from memory.recall.lexical import asked_names, stems
 from memory.recall.ranking import SESSION_TOP, WHEN_QUESTION, Ranked, RecallWeights, near_date
-from memory.recall.rows import kernels
 from memory.recall.rows.person_rows import PersonRows
 from memory.records import MemoryRecord
 from memory.words.sparse import encode_query
 
 Rows = npt.NDArray[np.intp]
 Floats = npt.NDArray[np.float64]
+
+
+def _best(values: npt.NDArray[np.floating[Any]], rows: Rows, limit: int) -> Rows:
+    """The `limit` rows of `rows` with the highest values, best first (ties in row order)."""
+    if len(rows) > limit:
+        rows = np.sort(rows[np.argpartition(-values[rows], limit - 1)[:limit]])
+    return rows[np.argsort(-values[rows], kind="stable")]
 
 
 def keyword_scores(person: PersonRows, text: str) -> Floats:
@@ -50,7 +54,17 @@ def keyword_scores(person: PersonRows, text: str) -> Floats:
         return np.zeros(person.size)
     frequency = np.array([frequencies.get(term, 0) for term in found], dtype=np.float64)
     idf = np.log(1 + (documents - frequency + 0.5) / (frequency + 0.5))
-    return cast(Floats, kernels.keyword_scores(rows, idf[which] * values, person.alive, person.size))
+    return cast(Floats, np.bincount(rows, weights=idf[which] * values * person.alive[rows], minlength=person.size))
+
+
+def _fused(dense: Rows, keyword: Rows, limit: int, size: int) -> Rows:
+    """Reciprocal rank fusion, as the index's (`memory.qdrant.rankings.rrf`): ties in the order first seen."""
+    scores = np.zeros(size)
+    scores[dense] += 1.0 / (RRF_K + np.arange(1, len(dense) + 1))
+    in_dense = scores > 0
+    scores[keyword] += 1.0 / (RRF_K + np.arange(1, len(keyword) + 1))
+    order = np.concatenate([dense, keyword[~in_dense[keyword]]])
+    return order[np.argsort(-scores[order], kind="stable")[:limit]]
 
 
 def _pool(person: PersonRows, vector: npt.NDArray[np.float32], query: RecallQuery, similar_limit: int,
@@ -58,28 +72,91 @@ def _pool(person: PersonRows, vector: npt.NDArray[np.float32], query: RecallQuer
     """The candidates (rows), each with its meaning rank and cosine, as `memory.recall.ranking._pool` gives them
     from a hybrid search of `hybrid_limit` and a dense one of `similar_limit`."""
     n = person.size
-    codes = np.array(person.scope_codes(query.scopes), dtype=np.int32)
-    seen = kernels.allowed_rows(person.alive, person.valid_to, person.scope, codes, microseconds(query.at), n)
+    allowed = person.alive[:n] & (person.valid_to[:n] > microseconds(query.at))
+    scopes = person.scope[:n]
+    in_scope = np.zeros(n, dtype=np.bool_)
+    for code in person.scope_codes(query.scopes):
+        in_scope |= scopes == code
+    allowed &= in_scope
+    seen = np.flatnonzero(allowed)
     if not len(seen):
         return seen, np.zeros(0), np.zeros(0)
     cosine = person.vectors[:n] @ vector
+    dense = _best(cosine, seen, max(MIN_CANDIDATES, similar_limit, hybrid_limit))
     by_words = keyword_scores(person, query.text)
-    dense_limit = max(MIN_CANDIDATES, similar_limit, hybrid_limit)
-    return cast(tuple[Rows, Floats, Floats], kernels.pool(seen, cosine, by_words, n, dense_limit,
-                max(MIN_CANDIDATES, hybrid_limit), similar_limit, hybrid_limit, float(RRF_K)))  # fmt: skip
+    keyword = _best(by_words, seen[by_words[seen] > 0], max(MIN_CANDIDATES, hybrid_limit))
+    hybrid = _fused(dense, keyword, hybrid_limit, n)
+    similar = dense[:similar_limit]
+    in_similar = np.zeros(n, dtype=np.bool_)
+    in_similar[similar] = True
+    extra = hybrid[~in_similar[hybrid]]
+    pool = np.concatenate([similar, extra])
+    ranks = np.concatenate([np.arange(len(similar), dtype=np.float64), np.full(len(extra), float(len(similar)))])
+    cosines = cosine[similar].astype(np.float64)
+    cosines = np.concatenate([cosines, np.full(len(extra), cosines.min())])
+    return pool, ranks, cosines
+
+
+def _saying(person: PersonRows, terms: frozenset[str], place: Rows, size: int) -> npt.NDArray[np.bool_]:
+    """Which of the pool (`place`: row -> its place in the pool, or -1) say one of `terms` in their own words."""
+    out = np.zeros(size, dtype=np.bool_)
+    rows, _, _, _ = person.postings_of(person.own, terms)
+    at = place[rows]
+    out[at[at >= 0]] = True
+    return out
 
 
 def _relevances(person: PersonRows, pool: Rows, ranks: Floats, cosines: Floats, question: str,
                 weights: RecallWeights) -> Floats:  # fmt: skip
+    size = len(pool)
+    place = np.full(person.size, -1, dtype=np.intp)
+    place[pool] = np.arange(size)
     terms = frozenset(stems(question))
-    stem_rows, counts, which, found = person.postings_of(person.stems, terms)
-    own_rows = person.postings_of(person.own, terms)[0]
+    keyword = np.zeros(size)
+    lengths = person.length[pool]
+    average = float(lengths.sum()) / size or 1.0
+    rows, counts, which, found = person.postings_of(person.stems, terms)
+    at = place[rows]
+    held = at >= 0
+    at, counts, which = at[held], counts[held], which[held]
+    if len(at):  # BM25 with the pool's own IDF (`memory.recall.lexical.keyword_scores_of`)
+        frequency = np.bincount(which, minlength=len(found))
+        idf = np.log(1 + (size - frequency + 0.5) / (frequency + 0.5))
+        norm = LEXICAL_K1 * (1.0 - LEXICAL_B + LEXICAL_B * lengths[at] / average)
+        scores = idf[which] * counts * (LEXICAL_K1 + 1.0) / (counts + norm)
+        keyword = cast(Floats, np.bincount(at, weights=scores, minlength=size))
+    best = keyword.max() if size else 0.0
+    if best > 0:
+        keyword /= best
+    values = keyword + weights.rank_weight / (1.0 + ranks / weights.rank_scale) + weights.similarity_weight * cosines
+    values[~_saying(person, terms, place, size)] *= weights.context_only
     names = asked_names(question)
-    name_rows = person.postings_of(person.own, names)[0] if names else own_rows
-    return cast(Floats, kernels.relevances(
-        pool, ranks, cosines, person.size, person.length, stem_rows, counts, which, len(found), own_rows, name_rows,
-        bool(names), LEXICAL_K1, LEXICAL_B, weights.rank_weight, weights.rank_scale, weights.similarity_weight,
-        weights.context_only, weights.named_boost))  # fmt: skip
+    if names:
+        values[_saying(person, names, place, size)] *= weights.named_boost
+    return values
+
+
+def _with_session_prior(sessions: npt.NDArray[np.int32], values: Floats, weight: float) -> Floats:
+    """`memory.recall.ranking._session_prior`: each value lifted by its conversation's match (the sum of its best
+    SESSION_TOP values) over the best conversation's."""
+    if weight <= 0 or not len(values):
+        return values
+    order = np.lexsort((-values, sessions))
+    grouped = sessions[order]
+    first = np.empty(len(order), dtype=np.bool_)
+    first[0] = True
+    np.not_equal(grouped[1:], grouped[:-1], out=first[1:])
+    starts = np.flatnonzero(first)
+    group = np.cumsum(first) - 1
+    within = np.arange(len(order)) - starts[group]
+    top = within < SESSION_TOP
+    strength = np.bincount(group[top], weights=values[order][top], minlength=len(starts))
+    best = strength.max()
+    if best <= 0:
+        return values
+    lift = np.empty(len(values))
+    lift[order] = strength[group]
+    return values * (1.0 + weight * lift / best)
 
 
 def rank_rows(person: PersonRows, vector: Sequence[float], query: RecallQuery,
@@ -93,10 +170,15 @@ def rank_rows(person: PersonRows, vector: Sequence[float], query: RecallQuery,
     if not len(pool):
         return []
     values = _relevances(person, pool, ranks, cosines, query.text, weights)
-    values = kernels.with_session_prior(person.session[pool], values, weights.session_weight, SESSION_TOP)
-    when = weights.temporal_boost if WHEN_QUESTION.search(query.text) is not None else 1.0
-    scores = kernels.scored(pool, values, microseconds(query.at), person.moment, person.half_life, person.floor,
-                            person.weight, person.dated, when)  # fmt: skip
+    values = _with_session_prior(person.session[pool], values, weights.session_weight)
+    age_days = np.maximum(0.0, (microseconds(query.at) - person.moment[pool]) / 10**6 / 86400.0)
+    half_life = person.half_life[pool]
+    fading = np.ones(len(pool))
+    fades = np.isfinite(half_life)
+    fading[fades] = np.maximum(person.floor[pool][fades], 0.5 ** (age_days[fades] / half_life[fades]))
+    scores = values * fading * person.weight[pool]
+    if WHEN_QUESTION.search(query.text) is not None:
+        scores[person.dated[pool]] *= weights.temporal_boost
     # A row in the pool is alive: its record is there.
     every = cast(list[MemoryRecord], person.records)
     if question_dates:
@@ -105,19 +187,3 @@ def rank_rows(person: PersonRows, vector: Sequence[float], query: RecallQuery,
                 scores[i] *= weights.near_date_boost
     order = np.argsort(-scores, kind="stable")
     return list(zip(map(every.__getitem__, pool[order].tolist()), scores[order].tolist(), strict=True))
-
-
-def warm_up() -> None:
-    """Every kernel compiled (or loaded from numba's cache) for the types a recall gives them, over a person with
-    no rows: seconds of CPU the first time, for a worker thread before the first recall."""
-    person = PersonRows("warm-up", 4)
-    rows, values, which, _ = person.postings_of(person.keywords, ())
-    kernels.allowed_rows(person.alive, person.valid_to, person.scope, np.zeros(1, dtype=np.int32), 0, 1)
-    by_words = kernels.keyword_scores(rows, values[which], person.alive, 1)
-    cosine = np.zeros(1, dtype=np.float32)
-    one = np.zeros(1, dtype=np.intp)
-    pool, ranks, cosines = kernels.pool(one, cosine, by_words, 1, 1, 1, 1, 1, float(RRF_K))
-    values = kernels.relevances(pool, ranks, cosines, 1, person.length, rows, values, which, 0, rows, rows, False,
-                                1.0, 0.5, 1.0, 1.0, 1.0, 1.0, 1.0)  # fmt: skip
-    values = kernels.with_session_prior(person.session[pool], values, 0.5, SESSION_TOP)
-    kernels.scored(pool, values, 0, person.moment, person.half_life, person.floor, person.weight, person.dated, 1.0)
