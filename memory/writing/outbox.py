@@ -98,12 +98,13 @@ class RedisOutbox:
         loop = asyncio.get_running_loop()
         deadline = None if within_s is None else loop.time() + within_s
         while self._queued:
+            asked = list(self._queued)  # a worker may finish, and the engine add, entries while Redis answers
             try:
                 async with self._redis.pipeline(transaction=False) as pipe:
-                    for entry_id in self._queued:
+                    for entry_id in asked:
                         pipe.xrange(STREAM, min=entry_id, max=entry_id, count=1)
                     found = await pipe.execute()
-                self._queued = {i for i, hit in zip(self._queued, found, strict=True) if hit}
+                self._queued.difference_update(i for i, hit in zip(asked, found, strict=True) if not hit)
             except (RedisError, OSError):
                 pass  # Redis restarting: asked again in a moment
             if not self._queued or (deadline is not None and loop.time() >= deadline):

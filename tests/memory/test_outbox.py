@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import redis.asyncio as aioredis
+from redis.asyncio.client import Pipeline
 
 from bot.engine.model import Exchange, IncomingMessage, Reply, UserRef
 from bot.errors import StoreUnavailable
@@ -279,3 +280,28 @@ async def test_written_entries_leave_the_processs_waiting_list(outbox: RedisOutb
         await outbox.enqueue(exchange(f"fact {n}", n))
     assert await OutboxWorker(outbox, Recorder(), options=QUICK).drain() == 5
     assert outbox._queued == set()  # nothing written is still held in memory (it only grew before)
+
+
+async def test_entries_written_or_added_while_settle_asks_redis_are_kept_apart(
+    outbox: RedisOutbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(3):
+        await outbox.enqueue(exchange(f"fact {n}", n))
+    first, second, third = sorted(outbox._queued)
+    real_execute = Pipeline.execute
+    meanwhile: list[str] = []
+
+    async def execute(self: Pipeline, raise_on_error: bool = True) -> list[object]:
+        answer = await real_execute(self, raise_on_error)
+        if not meanwhile:  # settle's question is in flight: a worker writes two entries, the engine adds one
+            meanwhile.append("busy")
+            await outbox.done(first)
+            await outbox.done(second)
+            await outbox.enqueue(exchange("said meanwhile", 9))
+        return answer
+
+    monkeypatch.setattr(Pipeline, "execute", execute)
+    assert await outbox.settle(0.2) is False  # the third and the new one still wait: no worker runs
+    assert len(outbox._queued) == 2 and third in outbox._queued
+    assert await OutboxWorker(outbox, Recorder(), options=QUICK).drain() == 2
+    assert await outbox.settle(5) is True
