@@ -2,15 +2,16 @@
 
 A recall weighs a few hundred candidates. Read one by one from the index (ids, records, then each record's facts)
 that was most of its time beyond the query's embedding; kept here as columns, each signal of every candidate is
-one array operation. Row `i` is one memory: its vector (unit length), whether it is still there (`alive`), its
-scope, until when it is true, its conversation and what fades it, and its words in three postings (term -> rows):
+one array operation. Row `i` is one memory: its vector (unit length, half precision, searched in `dense`), whether
+it is still there (`alive`), its scope, until when it is true, its conversation and what fades it, and its words in
+three postings (term -> rows):
 - `keywords`: its keyword-search terms (`memory.words.sparse`: BM25 tf saturation), as the index's keyword
   ranking reads them;
 - `stems`: its stems counted as the ranking's BM25 counts them (own words thrice), with each row's `length`;
 - `own`: the stems of its own words (not its context's).
 A memory rewritten takes a new row and its old one dies (a posting is never edited); rows are only appended, so
-the arrays grow by doubling. Postings are `array.array`s, copied to numpy arrays for the terms of a question
-(the copy kept until the posting grows).
+the arrays grow by doubling (the vectors' index, as it grows). Postings are `array.array`s, copied to numpy arrays
+for the terms of a question (the copy kept until the posting grows).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memory.recall.facts import microseconds, recall_facts
+from memory.recall.rows.dense import DenseRows, half_precision
 from memory.records import MemoryRecord
 from memory.words.sparse import SparseTerms
 
@@ -121,8 +123,7 @@ def _counted(frequency: Counter[object], terms: Sequence[int], sign: int) -> Non
 class PersonRows:
     """One person's rows. Not thread-safe: built in a worker thread, then changed on the event loop only."""
 
-    # The columns (`_COLUMNS`) and the vectors, `capacity` rows long, set by `_allocate`.
-    vectors: npt.NDArray[np.float32]
+    # The columns (`_COLUMNS`), `capacity` rows long, set by `_allocate`.
     alive: npt.NDArray[np.bool_]
     scope: npt.NDArray[np.int32]
     valid_to: npt.NDArray[np.int64]
@@ -152,6 +153,7 @@ class PersonRows:
         self.corpus: Corpus | None = None  # set once kept: it follows this person's writes from then on
         self._scope_codes: dict[str, int] = {}
         self._session_codes: dict[object, int] = {}
+        self.dense = DenseRows(dimension)  # the rows' vectors, as many as there are rows
         self.capacity = 0
         self._allocate(_FIRST_CAPACITY)
 
@@ -163,10 +165,6 @@ class PersonRows:
             if used:
                 column[:used] = getattr(self, name)[:used]
             setattr(self, name, column)
-        vectors = np.zeros((capacity, self.dimension), dtype=np.float32)
-        if used:
-            vectors[:used] = self.vectors[:used]
-        self.vectors = vectors
         self.capacity = capacity
 
     # ---- writing ----
@@ -179,6 +177,9 @@ class PersonRows:
         for item in written:
             self._kill(item.record.memory_id)
             self._append(item)
+        # As the embedded index keeps them (memory/qdrant/edge.py): of unit length, in half precision. A row built
+        # from the index and a row written here then hold the same vector, and cosines are the index's own.
+        self.dense.add([half_precision(item.vector) for item in written])
 
     def refresh(self, records: Sequence[MemoryRecord]) -> None:
         """Records whose fields changed but not their words or vector (superseded, hidden): read anew."""
@@ -203,14 +204,9 @@ class PersonRows:
             self.living -= 1
 
     def _append(self, item: Written) -> None:
-        """Into the next row (`write` has made room)."""
+        """Into the next row (`write` has made room, and adds its vector)."""
         record, row = item.record, self.size
         facts = recall_facts(record)
-        vector = np.asarray(item.vector, dtype=np.float32)
-        norm = math.sqrt(float(vector @ vector))
-        # As the embedded index keeps it (memory/qdrant/edge.py): of unit length, in half precision. A row built
-        # from the index and a row written here then hold the same vector, and cosines are the index's own.
-        self.vectors[row] = (vector / norm if norm > 0 else vector).astype(np.float16)
         self.alive[row] = True
         self.scope[row] = self._code(self._scope_codes, record.scope)
         self.valid_to[row] = NEVER if record.valid_to is None else microseconds(record.valid_to)

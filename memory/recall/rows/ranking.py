@@ -81,8 +81,7 @@ def _pool(person: PersonRows, vector: npt.NDArray[np.float32], query: RecallQuer
     seen = np.flatnonzero(allowed)
     if not len(seen):
         return seen, np.zeros(0), np.zeros(0)
-    cosine = person.vectors[:n] @ vector
-    dense = _best(cosine, seen, max(MIN_CANDIDATES, similar_limit, hybrid_limit))
+    dense, cosine = person.dense.best(vector, allowed, max(MIN_CANDIDATES, similar_limit, hybrid_limit))
     by_words = keyword_scores(person, query.text)
     keyword = _best(by_words, seen[by_words[seen] > 0], max(MIN_CANDIDATES, hybrid_limit))
     hybrid = _fused(dense, keyword, hybrid_limit, n)
@@ -92,7 +91,7 @@ def _pool(person: PersonRows, vector: npt.NDArray[np.float32], query: RecallQuer
     extra = hybrid[~in_similar[hybrid]]
     pool = np.concatenate([similar, extra])
     ranks = np.concatenate([np.arange(len(similar), dtype=np.float64), np.full(len(extra), float(len(similar)))])
-    cosines = cosine[similar].astype(np.float64)
+    cosines = cosine[:similar_limit].astype(np.float64)
     cosines = np.concatenate([cosines, np.full(len(extra), cosines.min())])
     return pool, ranks, cosines
 
