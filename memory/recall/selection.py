@@ -208,5 +208,13 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
         precision=precision,
         yearly=record.recurrence == "yearly",
         # Marked when extracted; a message (an episode) that speaks of it is just as painful.
-        sensitive=record.attributes.get("sensitive") == "true" or touches_pain(text),
+        sensitive=record.attributes.get("sensitive") == "true" or _pained(record, text),
     )
+
+
+def _pained(record: MemoryRecord, text: str) -> bool:
+    """Whether `text`, shown of `record` (its words, focused on the question or cut), touches pain. What it shows
+    is some of the memory's sentences, and no painful phrase reads across a sentence's end: a memory whose words
+    touch none (read ahead as it was written, `memory.recall.ahead`) shows none. The shown text itself is read only
+    for the others, each question showing different sentences (~65 µs a text)."""
+    return bool(text) and touches_pain(shown_text(record)) and touches_pain(text)
