@@ -68,6 +68,12 @@ def stems(text: str) -> list[str]:
     return [found for word in words(text) if (found := known[word])]
 
 
+@text_cache(maxsize=16)
+def question_terms(question: str) -> frozenset[str]:
+    """A question's stems, as a set: the ranking and the selection both read them, one after the other."""
+    return frozenset(stems(question))
+
+
 @text_cache(maxsize=TEXTS_KEPT)
 def _terms(text: str) -> Counter[str]:
     # Cached: the same memories come back for many questions, and tokenising is the costly part of recall.

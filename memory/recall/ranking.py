@@ -24,7 +24,7 @@ from bot.engine.model import RecallQuery
 from bot.engine.when.dates import FoundDate
 from memory.recall.facts import RecallFacts, fading, microseconds, recall_facts
 from memory.recall.focus import FOCUS_OVER
-from memory.recall.lexical import asked_names, keyword_scores_of, stems
+from memory.recall.lexical import asked_names, keyword_scores_of, question_terms
 from memory.records import MemoryKind, MemoryRecord, ScoredMemory
 
 
@@ -97,7 +97,7 @@ def relevance(
 
 def _relevances(pool: list[tuple[MemoryRecord, int, float]], facts: list[RecallFacts], question: str,
                 weights: RecallWeights) -> list[float]:  # fmt: skip
-    terms = frozenset(stems(question))
+    terms = question_terms(question)
     keywords = keyword_scores_of([f.keywords for f in facts], [f.length for f in facts], terms)
     names = asked_names(question)
     rank_weight, rank_scale, similarity_weight = weights.rank_weight, weights.rank_scale, weights.similarity_weight
@@ -130,17 +130,35 @@ def _period(found: FoundDate) -> tuple[date, date]:
     return day - timedelta(days=1), day + timedelta(days=1)
 
 
-def near_date(record: MemoryRecord, found: FoundDate) -> bool:
+NO_DAY = -1  # a day (`date.toordinal`) no period holds
+
+
+def period_days(found: FoundDate) -> tuple[int, int]:
+    """`_period` as day numbers (`date.toordinal`)."""
     start, end = _period(found)
+    return start.toordinal(), end.toordinal()
+
+
+def record_days(record: MemoryRecord) -> tuple[int, int]:
+    """The days `near_date` reads of a memory, as day numbers (NO_DAY: none): the day it happens (a dated event),
+    and the day a message was sent."""
+    local = NO_DAY
     if record.local_date:
         try:
-            if start <= date.fromisoformat(record.local_date) <= end:
-                return True
+            local = date.fromisoformat(record.local_date).toordinal()
         except ValueError:
-            pass
-    if record.event_at is None or record.kind is not MemoryKind.EPISODIC:
-        return False
-    return start <= record.event_at.date() <= end
+            pass  # stale data: as if undated
+    said = NO_DAY
+    if record.event_at is not None and record.kind is MemoryKind.EPISODIC:
+        said = record.event_at.date().toordinal()
+    return local, said
+
+
+def near_date(record: MemoryRecord, found: FoundDate) -> bool:
+    """Whether a memory happens, or was said, within the days a date in the question covers."""
+    start, end = period_days(found)
+    local, said = record_days(record)
+    return start <= local <= end or start <= said <= end
 
 
 def score(record: MemoryRecord, relevance: float, query: RecallQuery, question_dates: list[FoundDate],

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from bot.engine.model import RecalledMemory, RecallQuery
 from bot.engine.when.dates import resolve_dates
-from memory.recall.lexical import stems
+from memory.recall.lexical import question_terms
 from memory.recall.ranking import Ranked, RecallWeights, rank
 from memory.recall.rows.person_rows import PersonRows
 from memory.recall.rows.ranking import rank_rows
@@ -40,4 +40,4 @@ def from_rows(rows: PersonRows, vector: Sequence[float], query: RecallQuery, wei
 
 def shown(ranked: list[Ranked], query: RecallQuery, weights: RecallWeights) -> list[RecalledMemory]:
     """What of `ranked` is shown, within the query's count and word budget."""
-    return select(ranked, query.limit, query.max_words, frozenset(stems(query.text)), weights)
+    return select(ranked, query.limit, query.max_words, question_terms(query.text), weights)

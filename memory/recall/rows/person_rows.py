@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from memory.recall.facts import microseconds, recall_facts
+from memory.recall.ranking import NO_DAY, record_days
 from memory.recall.rows.dense import DenseRows, half_precision
 from memory.records import MemoryRecord
 from memory.words.sparse import SparseTerms
@@ -52,6 +53,8 @@ _COLUMNS: dict[str, tuple[type, object]] = {
     "floor": (np.float64, 1.0),
     "weight": (np.float64, 1.0),
     "dated": (np.bool_, False),
+    "local_day": (np.int32, NO_DAY),  # `memory.recall.ranking.record_days`
+    "said_day": (np.int32, NO_DAY),
 }
 
 
@@ -134,6 +137,8 @@ class PersonRows:
     floor: Floats
     weight: Floats
     dated: npt.NDArray[np.bool_]
+    local_day: npt.NDArray[np.int32]
+    said_day: npt.NDArray[np.int32]
 
     def __init__(self, user_key: str, dimension: int, keyword_key: bytes | None = None) -> None:
         self.user_key = user_key
@@ -190,6 +195,7 @@ class PersonRows:
             self.records[row] = record
             self.valid_to[row] = NEVER if record.valid_to is None else microseconds(record.valid_to)
             self.scope[row] = self._code(self._scope_codes, record.scope)
+            self.local_day[row], self.said_day[row] = record_days(record)
 
     def scope_codes(self, scopes: Sequence[str]) -> list[int]:
         return [self._scope_codes[s] for s in scopes if s in self._scope_codes]
@@ -217,6 +223,7 @@ class PersonRows:
         self.floor[row] = facts.floor
         self.weight[row] = facts.weight
         self.dated[row] = facts.dated
+        self.local_day[row], self.said_day[row] = record_days(record)
         terms = item.terms
         _post(self.keywords, terms.indices, row, terms.values)
         self._count(terms.indices, 1)

@@ -27,8 +27,8 @@ from memory.qdrant.rankings import MIN_CANDIDATES
 from memory.recall.facts import microseconds
 from memory.recall.lexical import K1 as LEXICAL_K1
 from memory.recall.lexical import B as LEXICAL_B
-from memory.recall.lexical import asked_names, stems
-from memory.recall.ranking import SESSION_TOP, WHEN_QUESTION, Ranked, RecallWeights, near_date
+from memory.recall.lexical import asked_names, question_terms
+from memory.recall.ranking import SESSION_TOP, WHEN_QUESTION, Ranked, RecallWeights, period_days
 from memory.recall.rows.person_rows import PersonRows
 from memory.records import MemoryRecord
 from memory.words.sparse import encode_query
@@ -110,7 +110,7 @@ def _relevances(person: PersonRows, pool: Rows, ranks: Floats, cosines: Floats, 
     size = len(pool)
     place = np.full(person.size, -1, dtype=np.intp)
     place[pool] = np.arange(size)
-    terms = frozenset(stems(question))
+    terms = question_terms(question)
     keyword = np.zeros(size)
     lengths = person.length[pool]
     average = float(lengths.sum()) / size or 1.0
@@ -178,11 +178,13 @@ def rank_rows(person: PersonRows, vector: Sequence[float], query: RecallQuery,
     scores = values * fading * person.weight[pool]
     if WHEN_QUESTION.search(query.text) is not None:
         scores[person.dated[pool]] *= weights.temporal_boost
-    # A row in the pool is alive: its record is there.
-    every = cast(list[MemoryRecord], person.records)
-    if question_dates:
-        for i, row in enumerate(pool.tolist()):
-            if any(near_date(every[row], found) for found in question_dates):
-                scores[i] *= weights.near_date_boost
+    if question_dates:  # `memory.recall.ranking.near_date`, over the rows' days
+        local, said = person.local_day[pool], person.said_day[pool]
+        near = np.zeros(len(pool), dtype=np.bool_)
+        for found in question_dates:
+            start, end = period_days(found)
+            near |= ((local >= start) & (local <= end)) | ((said >= start) & (said <= end))
+        scores[near] *= weights.near_date_boost
+    every = cast(list[MemoryRecord], person.records)  # a row in the pool is alive: its record is there
     order = np.argsort(-scores, kind="stable")
     return list(zip(map(every.__getitem__, pool[order].tolist()), scores[order].tolist(), strict=True))
