@@ -213,8 +213,9 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
 
 
 def _pained(record: MemoryRecord, text: str) -> bool:
-    """Whether `text`, shown of `record` (its words, focused on the question or cut), touches pain. What it shows
-    is some of the memory's sentences, and no painful phrase reads across a sentence's end: a memory whose words
-    touch none (read ahead as it was written, `memory.recall.ahead`) shows none. The shown text itself is read only
-    for the others, each question showing different sentences (~65 µs a text)."""
+    """Whether `text`, shown of `record`, touches pain. What it shows is some of the memory's sentences (focused on
+    the question) or its first words (cut to the budget), and no painful phrase reads across a sentence's end: a
+    memory whose words touch none (read ahead as it was written, `memory.recall.ahead`) shows none. (A cut could only
+    drop what follows a phrase: "sick of waiting" cut after "sick" stays painless, as the message is.) The shown
+    text itself is read only for the others, each question showing different sentences (~65 µs a text)."""
     return bool(text) and touches_pain(shown_text(record)) and touches_pain(text)
