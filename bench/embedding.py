@@ -2,7 +2,7 @@
 
     python -m bench.embedding [--queries 200] [--batch 512]
 
-One query at a time (how recall embeds the message; through `UseEmbedder.embed`, i.e. in a worker thread)
+One query at a time (how recall embeds the message; through `UseEmbedder.embed`, i.e. on the event loop)
 and one large batch per call (how the evaluation's ingestion embeds), on whatever else the box is doing.
 """
 

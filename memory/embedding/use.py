@@ -26,6 +26,7 @@ import threadpoolctl
 
 USE_DIMENSION = 512
 SPLIT_TEXTS = 8  # texts in a call from which it is encoded in two halves at once
+IN_PLACE_CHARS = 300  # one text this short (a question, a chat message; <= ~5 ms) is encoded on the event loop
 
 
 def use_resource(name: str) -> str:
@@ -53,8 +54,9 @@ def open_use(threads: int) -> Any:
 
 
 class UseEmbedder:
-    """`embed` runs in a worker thread; a batch of `SPLIT_TEXTS` texts or more is encoded in two halves at once,
-    the second in a thread of the embedder's own (the second core; never BLAS threads, see below)."""
+    """`embed` runs in a worker thread, but for one short text once the model is loaded (on the event loop, see
+    `embed`); a batch of `SPLIT_TEXTS` texts or more is encoded in two halves at once, the second in a thread of
+    the embedder's own (the second core; never BLAS threads, see below)."""
 
     def __init__(self, *, batch_size: int = 64) -> None:
         self._batch_size = batch_size
@@ -78,6 +80,13 @@ class UseEmbedder:
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
         if not texts:
             return []
+        if len(texts) == 1 and self._model is not None and len(texts[0]) <= IN_PLACE_CHARS:
+            # Encoded here: the hand-over to a worker thread and back was ~0.3 ms of a ~2.2 ms query, and the
+            # encoder holds the interpreter's lock for nearly all of it (numpy's small operations one after
+            # another), so the loop waited just the same. Worse, when the loop had work, the worker got the lock
+            # back only at each 5 ms switch interval: one query then took ~100 ms. Longer texts and batches (the
+            # writes) still go to the thread, the loop's wait growing with their length.
+            return self._embed_all(list(texts))
         return await asyncio.to_thread(self._embed_all, list(texts))
 
     def close(self) -> None:

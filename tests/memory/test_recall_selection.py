@@ -155,6 +155,19 @@ def test_a_memory_too_long_for_the_words_left_is_passed_over_and_a_shorter_one_f
     assert [m.text for m in shown] == [first.attributes[SAID], conductor.attributes[SAID]]
 
 
+def test_with_the_budget_nearly_spent_a_long_message_whose_answering_sentence_fits_is_still_shown() -> None:
+    first = _record("I play the cello in a small orchestra that meets in the old church near the river every week.")
+    long_one = _record("The weekend was quiet, we stayed home because of the storm and cooked a lot of soup. "
+                       "I finished reading Dune on the train. Miss you all, and see you at the wedding next month.")
+    too_long = _record("Work has been crazy this month, my boss keeps adding projects and I barely sleep at all.")
+    short = _record("Marc too.")
+    terms = frozenset(stems("Which books has Alice been reading?"))
+    budget = len(first.attributes[SAID].split()) + 12  # 12 words left: not one whole message below fits
+    shown = [m.text for m in select([(first, 4.0), (too_long, 3.0), (long_one, 2.0), (short, 1.0)], 10, budget,
+                                    terms)]  # fmt: skip
+    assert shown == [first.attributes[SAID], "… I finished reading Dune on the train. …", short.attributes[SAID]]
+
+
 def _said_in_a_row(*texts: str, seconds_apart: int = 60) -> list[MemoryRecord]:
     """One message after the other, each episode knowing the one before and the one after it."""
     start = NOW - timedelta(days=1)
