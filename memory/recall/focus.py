@@ -9,6 +9,7 @@ sentences shares a word with the question is kept whole: it was recalled for its
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from memory.recall.lexical import stems
 from memory.words.text_caches import TEXTS_KEPT, text_cache
@@ -17,19 +18,33 @@ FOCUS_OVER = 12  # words: a message this long or shorter is shown whole
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
 
+class Analysed(NamedTuple):
+    words: int
+    shortest: int  # the words of its shortest sentence
+    sentences: tuple[tuple[str, frozenset[str]], ...]  # each with its stems
+
+
 @text_cache(maxsize=TEXTS_KEPT)
-def analysed_sentences(text: str) -> tuple[int, tuple[tuple[str, frozenset[str]], ...]]:
+def analysed_sentences(text: str) -> Analysed:
     """A text's word count, and its sentences each with its stems. Cached: a recall weighs ~170 candidates, and
     the same messages come back for many questions; stemming every sentence of each was a third of selecting."""
     sentences = _SENTENCE_END.split(text)
-    return len(text.split()), tuple((sentence, frozenset(stems(sentence))) for sentence in sentences)
+    return Analysed(len(text.split()), min(len(sentence.split()) for sentence in sentences),
+                    tuple((sentence, frozenset(stems(sentence))) for sentence in sentences))  # fmt: skip
+
+
+def fewest_words(text: str, over: int = FOCUS_OVER) -> int:
+    """The fewest words `focused` can show of `text`, whatever the question: those of its shortest sentence when
+    it may be cut down. Once the budget is nearly spent, most candidates are known too long by this alone."""
+    words, shortest, sentences = analysed_sentences(text)
+    return words if words <= over or len(sentences) < 2 else shortest
 
 
 def focused(text: str, question_terms: frozenset[str], over: int = FOCUS_OVER) -> str:
     """`text`, or only its sentences that share a stem with the question when it is longer than `over` words."""
     if not question_terms:
         return text
-    count, analysed = analysed_sentences(text)
+    count, _, analysed = analysed_sentences(text)
     if count <= over or len(analysed) < 2:
         return text
     keep = [not question_terms.isdisjoint(terms) for _, terms in analysed]

@@ -19,7 +19,7 @@ from datetime import date
 
 from bot.engine.model import RecalledMemory
 from memory.mood.sensitive import touches_pain
-from memory.recall.focus import focused
+from memory.recall.focus import fewest_words, focused
 from memory.recall.ranking import DEFAULT_WEIGHTS, Ranked, RecallWeights
 from memory.recall.worth_showing import worth_showing
 from memory.records import MemoryKind, MemoryRecord
@@ -29,6 +29,7 @@ from memory.writing.episodes import adjacent_ids, previous_id, said_date, shown_
 from memory.writing.extraction.candidates import PRECISION
 
 SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
+NEARLY_SPENT = 16  # words left in the budget below which a candidate's length is checked before anything else
 
 
 @text_cache(maxsize=TEXTS_KEPT)
@@ -110,9 +111,21 @@ class _Selection:
                     break
         return excerpt if excerpt is not None and len(excerpt.shown) < self.weights.excerpt_messages else None
 
+    def fits(self, record: MemoryRecord) -> bool:
+        """Whether some of the memory may still fit the budget, or it must be weighed all the same: the first line,
+        or a dated event, which may date a message shown whatever its own length. Only checked once the budget is
+        nearly spent: before, most candidates fit, and the check cost more than it saved."""
+        if self.words_left >= NEARLY_SPENT or not self.excerpts or record.kind is MemoryKind.TEMPORAL:
+            return True
+        return fewest_words(shown_text(record), self.weights.focus_over) <= self.words_left
+
     def consider(self, item: Ranked, excerpt: _Excerpt | None = None) -> None:
         """`excerpt`: the one the memory joins, when already known (`select`, once all excerpts are there)."""
         record, score = item
+        if not self.fits(record):
+            # Too long whichever sentences the question keeps. Checked first: once the budget is nearly spent,
+            # most of the ~170 candidates end here, and focusing each on the question cost more than the rest.
+            return
         episodic = record.kind is MemoryKind.EPISODIC
         if excerpt is None and episodic and self.shown_episodes:  # none shown, none to join: the maps fill together
             excerpt = self.joins(record)
@@ -123,8 +136,7 @@ class _Selection:
         words = text.split()
         too_long = len(words) > self.words_left
         if too_long and self.excerpts and record.kind is not MemoryKind.TEMPORAL:
-            # A shorter memory further down may still fit. Checked first: once the budget is nearly spent, most
-            # of the ~170 candidates end here, and comparing each with every line shown cost more than the rest.
+            # A shorter memory further down may still fit. Checked before comparing it with every line shown.
             # (A dated event may still date a message shown, below, whatever its own length.)
             return
         sources = _sources(record)
@@ -174,15 +186,16 @@ def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: fro
     """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
     messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
     selection = _Selection(limit, max_words, question_terms, weights)
-    excerpts, joins = selection.excerpts, selection.joins
+    excerpts, joins, fits = selection.excerpts, selection.joins, selection.fits
     for item in ranked:
         if selection.words_left <= 0:
             break
         if len(excerpts) < limit:
             selection.consider(item)
         # All there: only a message said near one shown may still join (most candidates end here, unweighed).
-        elif (record := item[0]).kind is MemoryKind.EPISODIC and (excerpt := joins(record)) is not None:
-            selection.consider(item, excerpt)
+        elif (record := item[0]).kind is MemoryKind.EPISODIC and fits(record):
+            if (excerpt := joins(record)) is not None:
+                selection.consider(item, excerpt)
     return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
 
 

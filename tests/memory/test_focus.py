@@ -3,7 +3,7 @@ sentences shares a word with it, is shown whole."""
 
 from __future__ import annotations
 
-from memory.recall.focus import focused
+from memory.recall.focus import fewest_words, focused
 from memory.recall.lexical import stems
 
 DAY_OUT = (
@@ -55,3 +55,18 @@ def test_a_message_recalled_for_its_meaning_alone_is_shown_whole() -> None:
 
 def test_without_a_question_nothing_is_cut() -> None:
     assert focused(DAY_OUT, frozenset()) == DAY_OUT
+
+
+def test_no_question_shows_fewer_words_of_a_message_than_its_fewest() -> None:
+    # Selection drops a candidate by this bound alone once its budget is nearly spent: it must never be above
+    # what some question shows, or a memory that fits would be left out.
+    short = "We adopted a puppy. His name is Biscuit. He sleeps all day."
+    questions = ["What is the name of the puppy you adopted?", "Did the kids like the lake?", "Any new pets lately?",
+                 "What toys did you buy?", "Was it raining on Saturday?", "What museum did the kids visit?", ""]  # fmt: skip
+    for text in (DAY_OUT, short, "Biscuit!"):
+        fewest = fewest_words(text)
+        shown = [len(focused(text, _terms(q)).split()) for q in questions]
+        assert fewest <= min(shown)
+    assert fewest_words(short) == len(short.split())  # short enough to be shown whole
+    assert fewest_words(DAY_OUT) == len("Now I need to buy a bed and some toys for him.".split())
+    assert fewest_words(DAY_OUT, over=100) == len(DAY_OUT.split())
