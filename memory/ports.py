@@ -16,7 +16,8 @@ class Embedder(Protocol):
     def dimension(self) -> int: ...
 
     async def embed(self, texts: Sequence[str]) -> list[list[float]]:
-        """Unit-length dense vectors, one per text, computed off the event loop in batches."""
+        """Unit-length dense vectors, one per text: batches computed off the event loop (one short text may be
+        computed in place, where the hand-over would cost more than it frees the loop)."""
         ...
 
 

@@ -61,8 +61,10 @@ def test_no_question_shows_fewer_words_of_a_message_than_its_fewest() -> None:
     # Selection drops a candidate by this bound alone once its budget is nearly spent: it must never be above
     # what some question shows, or a memory that fits would be left out.
     short = "We adopted a puppy. His name is Biscuit. He sleeps all day."
-    questions = ["What is the name of the puppy you adopted?", "Did the kids like the lake?", "Any new pets lately?",
-                 "What toys did you buy?", "Was it raining on Saturday?", "What museum did the kids visit?", ""]  # fmt: skip
+    questions = [
+        "What is the name of the puppy you adopted?", "Did the kids like the lake?", "Any new pets lately?",
+        "What toys did you buy?", "Was it raining on Saturday?", "What museum did the kids visit?", "",
+    ]  # fmt: skip
     for text in (DAY_OUT, short, "Biscuit!"):
         fewest = fewest_words(text)
         shown = [len(focused(text, _terms(q)).split()) for q in questions]
