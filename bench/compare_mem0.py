@@ -19,7 +19,11 @@ its whole index and docstore on every insert, so one `add` at a time fills it in
 square of the box (hours at 100 people); the tail is added one by one through the unmodified `add`.
 
 The systems, each in a child process of its own per size (its peak RSS is its own; the model load is not
-timed), one after the other:
+timed). Each fills its box untimed, one after the other, then the timed work is handed out in turns: 64
+messages of the tail to each system, then 20 questions to each, the order rotated every round
+(bench/mem0_compare/child.py). A shared box's speed drifts within the hour: in turns, the drift slows every
+system alike. Up to 100 people every child is alive at once; at 1,000 they would not fit in memory together
+(mem0's FAISS child alone peaks at ~12 GB), and each takes all its turns alone, one after the other:
 - Souvenir: the real write path into the embedded Qdrant Edge index (`remember_exchanges`, 64 messages at a
   time, as the outbox worker hands them over), and the whole recall path (`LongTermMemoryService.recall`:
   query embedding, hybrid and dense searches, re-ranking, selection);

@@ -21,8 +21,9 @@ leaves the fill's vectors in a directory the run's children share, and the next 
 embedding the same texts again (~10 minutes a set-up at 1,000 people). mem0's FAISS store saves its whole
 index and docstore on every `insert`, so filling it one point at a time grows with the square of the box
 (hours at 100 people), and Chroma's one-point writes are slow too. Then the last `tail` messages are added one
-by one through the unmodified `add` (its own embedding, insert and history write), timed: `ingest_per_s` is the
-rate of one more message into a box that already holds all the others.
+by one through the unmodified `add` (its own embedding, insert and history write), timed, a chunk at a time in
+turns with the other systems (bench/mem0_compare/child.py): `ingest_per_s` is the rate of one more message into
+a box that already holds all the others.
 """
 
 from __future__ import annotations
@@ -185,46 +186,68 @@ def _fill(memory: Any, embedder: UseForMem0, vectors: FillVectors, messages: lis
         embedder.known = embedder.known_vectors = None
 
 
-def run_mem0(setup: str, box: Box, scratch: str, tail: int, shared: Path | None = None) -> dict[str, Any]:
-    os.environ["MEM0_TELEMETRY"] = "False"
-    os.environ["ANONYMIZED_TELEMETRY"] = "False"  # Chroma's
-    os.environ.setdefault("OPENAI_API_KEY", "unused-but-required-by-mem0")
-    try:
-        from mem0 import Memory
-    except ImportError:
-        raise SystemExit("mem0 is not installed: pip install -e '.[bench]'") from None
+class Mem0Side:
+    """mem0 in one set-up, filled (untimed) and ready: the timed tail and the questions come in turns
+    (bench/mem0_compare/child.py)."""
 
-    memory = Memory.from_config(
-        {
-            "vector_store": vector_store(setup, scratch),
-            "embedder": {"provider": "openai", "config": {"embedding_dims": 512}},
-            "history_db_path": f"{scratch}/history.db",
-        }
-    )
-    embedder = UseForMem0()
-    memory.embedding_model = embedder
-    messages = [(person.sample_id, turn) for person in box.people for turn in person.turns]
-    split = len(messages) - box.tail(tail)
-    began = time.perf_counter()
-    _fill(memory, embedder, FillVectors(embedder, shared), messages[:split])
-    fill_seconds = time.perf_counter() - began
-    began = time.perf_counter()
-    for person, turn in messages[split:]:
-        _add(memory, person, turn)
-    seconds = time.perf_counter() - began
-    timed = len(messages) - split
-    for n in range(3):  # as for Souvenir: the first searches of a process are not timed
-        memory.search(f"what happened last summer? ({n})", top_k=K, filters={"user_id": box.people[0].sample_id})
-    scores = Scores.empty()
-    for asked in box.asked:
+    def __init__(self, setup: str, box: Box, scratch: str, tail: int, shared: Path | None = None) -> None:
+        os.environ["MEM0_TELEMETRY"] = "False"
+        os.environ["ANONYMIZED_TELEMETRY"] = "False"  # Chroma's
+        os.environ.setdefault("OPENAI_API_KEY", "unused-but-required-by-mem0")
+        try:
+            from mem0 import Memory
+        except ImportError:
+            raise SystemExit("mem0 is not installed: pip install -e '.[bench]'") from None
+
+        self._box = box
+        self._memory = Memory.from_config(
+            {
+                "vector_store": vector_store(setup, scratch),
+                "embedder": {"provider": "openai", "config": {"embedding_dims": 512}},
+                "history_db_path": f"{scratch}/history.db",
+            }
+        )
+        embedder = UseForMem0()
+        self._memory.embedding_model = embedder
+        self._messages = [(person.sample_id, turn) for person in box.people for turn in person.turns]
+        self._next = len(self._messages) - box.tail(tail)  # the first message of the tail not yet added
         began = time.perf_counter()
-        found = memory.search(asked.text, top_k=K, filters={"user_id": asked.person})
-        latency = (time.perf_counter() - began) * 1000
-        results = found["results"] if isinstance(found, dict) else found
-        shown = [
-            (str(r.get("memory", "")), ((r.get("metadata") or {}).get("dia_id", ""),), n) for n, r in enumerate(results)
-        ]
-        scores.add(asked, shown, latency)
-    figures = scores.figures(timed / seconds if seconds > 0 else 0.0, peak_rss_mb())
-    return {"figures": figures, "memories": len(messages), "questions": len(box.asked), "ingest_s": seconds,
-            "fill_s": fill_seconds, "tail": timed}  # fmt: skip
+        _fill(self._memory, embedder, FillVectors(embedder, shared), self._messages[: self._next])
+        self.fill_seconds = time.perf_counter() - began
+        self._ingest_seconds = 0.0
+        self._ingested = 0
+        for n in range(3):  # as for Souvenir: the first searches of a process are not timed
+            self._search(f"what happened last summer? ({n})", box.people[0].sample_id)
+        self._scores = Scores.empty()
+
+    def _search(self, text: str, person: str) -> list[dict[str, Any]]:
+        found = self._memory.search(text, top_k=K, filters={"user_id": person})
+        return list(found["results"] if isinstance(found, dict) else found)
+
+    def ingest(self, count: int) -> None:
+        """The next `count` messages of the tail, one by one through the unmodified `add`, timed."""
+        chunk = self._messages[self._next : self._next + count]
+        began = time.perf_counter()
+        for person, turn in chunk:
+            _add(self._memory, person, turn)
+        self._ingest_seconds += time.perf_counter() - began
+        self._ingested += len(chunk)
+        self._next += len(chunk)
+
+    def ask(self, indices: list[int]) -> None:
+        for index in indices:
+            asked = self._box.asked[index]
+            began = time.perf_counter()
+            results = self._search(asked.text, asked.person)
+            latency = (time.perf_counter() - began) * 1000
+            shown = [
+                (str(r.get("memory", "")), ((r.get("metadata") or {}).get("dia_id", ""),), n)
+                for n, r in enumerate(results)
+            ]
+            self._scores.add(asked, shown, latency)
+
+    def finish(self) -> dict[str, Any]:
+        rate = self._ingested / self._ingest_seconds if self._ingest_seconds > 0 else 0.0
+        return {"figures": self._scores.figures(rate, peak_rss_mb()), "memories": len(self._messages),
+                "questions": len(self._scores.latencies_ms), "ingest_s": self._ingest_seconds,
+                "fill_s": self.fill_seconds, "tail": self._ingested}  # fmt: skip

@@ -1,4 +1,5 @@
-"""The parent: one child process per system and size (so each peak RSS is its own), the table, the JSON, the plot."""
+"""The parent: one child process per system and size (so each peak RSS is its own), their timed work in turns
+(bench/mem0_compare/child.py), the table, the JSON, the plot."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import asyncio
 import json
 import os
 import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -16,46 +16,84 @@ from pathlib import Path
 from typing import Any
 
 from bench.mem0_compare.box import BUDGET, QUESTIONS, TAIL, build_box
+from bench.mem0_compare.child import Child, serve
 from bench.mem0_compare.mem0_side import SETUPS
 
 ROOT = Path(__file__).resolve().parents[2]
 SIZES = (1, 10, 100, 1000)
 QUICK = 10
 SYSTEMS = ("souvenir", *SETUPS)
+ROUND = 20  # questions a system is asked in one turn
+TAIL_CHUNK = 64  # tail messages a system ingests in one turn (Souvenir's write path takes 64 at a time)
+# The most people at which every system's child is alive at once. At 1,000 people mem0's FAISS child alone
+# peaks at ~12 GB and Souvenir's at ~4 GB: there each child takes all its turns alone, one after the other.
+TOGETHER = 100
 
 
 def _load() -> float:
     return os.getloadavg()[0]
 
 
-def _child(system: str, data: Path, people: int, questions: int, tail: int, shared: Path) -> dict[str, Any]:
+def _start(system: str, data: Path, people: int, questions: int, tail: int, shared: Path) -> Child:
     command = [sys.executable, "-m", "bench.compare_mem0", "--data", str(data), "--child", system,
                "--people", str(people), "--questions", str(questions), "--tail", str(tail),
                "--fill-vectors", str(shared)]  # fmt: skip
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    load_before, began = _load(), time.perf_counter()
-    done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        sys.stderr.write(done.stderr[-4000:])
-        raise SystemExit(f"the {system} run at {people} people failed (exit {done.returncode})")
-    out = dict(json.loads(done.stdout.strip().splitlines()[-1]))
-    out["load"] = [round(load_before, 2), round(_load(), 2)]
-    out["wall_s"] = round(time.perf_counter() - began, 1)
-    return out
+    return Child(system, people, command, ROOT)
+
+
+def _turns(children: list[Child], tail: int, questions: int) -> None:
+    """The timed work, a turn each: the tail `TAIL_CHUNK` messages at a time, then the questions `ROUND` at a
+    time, the systems' order rotated every round."""
+    rounds: list[dict[str, Any]] = [{"ingest": min(TAIL_CHUNK, tail - s)} for s in range(0, tail, TAIL_CHUNK)]
+    rounds += [{"ask": list(range(s, min(s + ROUND, questions)))} for s in range(0, questions, ROUND)]
+    for n, command in enumerate(rounds):
+        first = n % len(children)
+        for child in children[first:] + children[:first]:
+            child.send(command)
+
+
+def _size(people: int, systems: list[str], args: argparse.Namespace, shared: Path) -> dict[str, dict[str, Any]]:
+    """Every system's figures at one size: in turns, all children alive together when the size allows it."""
+    box = build_box(args.data, people, args.questions)
+    tail, questions = box.tail(args.tail), len(box.asked)
+    together = people <= TOGETHER
+    groups = [systems] if together else [[system] for system in systems]
+    results: dict[str, dict[str, Any]] = {}
+    for group in groups:
+        children, loads, began = [], {}, time.perf_counter()
+        for system in group:  # the fills one after the other: each child's fill has the box to itself
+            print(f"{people} people: {system} fills ... (load {_load():.2f})", file=sys.stderr, flush=True)
+            loads[system] = _load()
+            child = _start(system, args.data, people, args.questions, args.tail, shared)
+            child.answer()
+            children.append(child)
+        print(f"{people} people: {', '.join(group)} in turns (load {_load():.2f})", file=sys.stderr, flush=True)
+        _turns(children, tail, questions)
+        for child in children:
+            out = child.finish()
+            out["load"] = [round(loads[child.system], 2), round(_load(), 2)]
+            out["wall_s"] = round(time.perf_counter() - began, 1)
+            # A large size runs for hours: each system's figures are shown as soon as it is done.
+            print(f"{people} people: {child.system}: {json.dumps(out['figures'])}", file=sys.stderr, flush=True)
+            results[child.system] = out
+    return results
 
 
 def child_main(system: str, data: Path, people: int, questions: int, tail: int, shared: Path | None = None) -> int:
     box = build_box(data, people, questions)
     if system == "souvenir":
-        from bench.mem0_compare.souvenir_side import run_souvenir
+        from bench.mem0_compare.souvenir_side import opened_souvenir
 
-        out = asyncio.run(run_souvenir(box, tail))
+        async def souvenir() -> None:
+            async with opened_souvenir(box, tail) as side:
+                await serve(side)
+
+        asyncio.run(souvenir())
     else:
-        from bench.mem0_compare.mem0_side import run_mem0
+        from bench.mem0_compare.mem0_side import Mem0Side
 
         with tempfile.TemporaryDirectory(prefix=f"mem0-{system}-") as scratch:
-            out = run_mem0(system, box, scratch, tail, shared)
-    print(json.dumps(out))
+            asyncio.run(serve(Mem0Side(system, box, scratch, tail, shared)))
     return 0
 
 
@@ -136,7 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     report["run"] = {
         "started": datetime.now(UTC).isoformat(timespec="seconds"), "command": command,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()},
-        "budget_words": BUDGET, "top_k": 10, "questions_per_size": args.questions, "tail": args.tail, "children": {},
+        "budget_words": BUDGET, "top_k": 10, "questions_per_size": args.questions, "tail": args.tail,
+        "turns": {"questions_a_turn": ROUND, "tail_messages_a_turn": TAIL_CHUNK, "together_up_to_people": TOGETHER},
+        "children": {},
     }  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="compare-mem0-fill-") as shared:  # the fill's vectors, shared
         _sizes(report, sizes, systems, args, Path(shared))
@@ -154,14 +194,10 @@ def main(argv: list[str] | None = None) -> int:
 def _sizes(report: dict[str, Any], sizes: list[int], systems: list[str], args: argparse.Namespace,
            shared: Path) -> None:  # fmt: skip
     for people in sizes:
-        results = {}
-        for system in systems:
-            print(f"{people} people: {system} ... (load {_load():.2f})", file=sys.stderr, flush=True)
-            results[system] = _child(system, args.data, people, args.questions, args.tail, shared)
-            # A large size runs for hours: each system's figures are shown as soon as it is done.
-            print(f"{people} people: {system}: {json.dumps(results[system]['figures'])}", file=sys.stderr, flush=True)
+        results = _size(people, systems, args, shared)
+        for system, out in results.items():
             report["run"]["children"][f"{people}:{system}"] = {
-                k: results[system][k] for k in ("load", "wall_s", "ingest_s", "fill_s", "tail", "questions", "memories")
+                k: out[k] for k in ("load", "wall_s", "ingest_s", "fill_s", "tail", "questions", "memories")
             }
         souvenir = results.pop("souvenir")
         report["sizes"].append({
