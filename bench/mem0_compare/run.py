@@ -41,11 +41,11 @@ def _start(system: str, data: Path, people: int, questions: int, tail: int, shar
     return Child(system, people, command, ROOT)
 
 
-def _turns(children: list[Child], tail: int, questions: int) -> None:
-    """The timed work, a turn each: the tail `TAIL_CHUNK` messages at a time, then the questions `ROUND` at a
-    time, the systems' order rotated every round."""
+def _turns(children: list[Child], tail: int, questions: int, asked_a_turn: int = ROUND) -> None:
+    """The timed work, a turn each: the tail `TAIL_CHUNK` messages at a time, then the questions `asked_a_turn` at
+    a time, the systems' order rotated every round."""
     rounds: list[dict[str, Any]] = [{"ingest": min(TAIL_CHUNK, tail - s)} for s in range(0, tail, TAIL_CHUNK)]
-    rounds += [{"ask": list(range(s, min(s + ROUND, questions)))} for s in range(0, questions, ROUND)]
+    rounds += [{"ask": list(range(s, min(s + asked_a_turn, questions)))} for s in range(0, questions, asked_a_turn)]
     for n, command in enumerate(rounds):
         first = n % len(children)
         for child in children[first:] + children[:first]:
@@ -68,7 +68,7 @@ def _size(people: int, systems: list[str], args: argparse.Namespace, shared: Pat
             child.answer()
             children.append(child)
         print(f"{people} people: {', '.join(group)} in turns (load {_load():.2f})", file=sys.stderr, flush=True)
-        _turns(children, tail, questions)
+        _turns(children, tail, questions, args.turn)
         for child in children:
             out = child.finish()
             out["load"] = [round(loads[child.system], 2), round(_load(), 2)]
@@ -155,6 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=int, default=QUESTIONS, help="questions per size, drawn across the box")
     parser.add_argument("--tail", type=int, default=TAIL,
                         help="the last messages of the box, ingested timed (at most a quarter of the box)")  # fmt: skip
+    parser.add_argument("--turn", type=int, default=ROUND, help="questions each system is asked in one turn")
     parser.add_argument("--systems", default=",".join(SYSTEMS), help=argparse.SUPPRESS)
     parser.add_argument("--child", choices=SYSTEMS, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--people", type=int, default=1, help=argparse.SUPPRESS)
@@ -175,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
         "started": datetime.now(UTC).isoformat(timespec="seconds"), "command": command,
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "system": platform.platform()},
         "budget_words": BUDGET, "top_k": 10, "questions_per_size": args.questions, "tail": args.tail,
-        "turns": {"questions_a_turn": ROUND, "tail_messages_a_turn": TAIL_CHUNK, "together_up_to_people": TOGETHER},
+        "turns": {"questions_a_turn": args.turn, "tail_messages_a_turn": TAIL_CHUNK, "together_up_to_people": TOGETHER},
         "children": {},
     }  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="compare-mem0-fill-") as shared:  # the fill's vectors, shared
