@@ -67,13 +67,19 @@ async def serve(side: Side) -> None:
 class Child:
     """The parent's handle on one system's child process."""
 
-    def __init__(self, system: str, people: int, command: list[str], cwd: Path) -> None:
+    def __init__(self, system: str, people: int, process: subprocess.Popen[str], errors: IO[str]) -> None:
         self.system = system
         self.people = people
-        self._errors: IO[str] = tempfile.TemporaryFile("w+", encoding="utf-8")  # no pipe to fill up and block
+        self._process = process
+        self._errors = errors
+
+    @classmethod
+    def start(cls, system: str, people: int, command: list[str], cwd: Path) -> Child:
+        errors = tempfile.TemporaryFile("w+", encoding="utf-8")  # no pipe to fill up and block the child
         env = {**os.environ, "PYTHONPATH": str(cwd)}
-        self._process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._errors, text=True)  # fmt: skip
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   stderr=errors, text=True)  # fmt: skip
+        return cls(system, people, process, errors)
 
     def answer(self) -> dict[str, Any]:
         assert self._process.stdout is not None

@@ -186,41 +186,51 @@ def _fill(memory: Any, embedder: UseForMem0, vectors: FillVectors, messages: lis
         embedder.known = embedder.known_vectors = None
 
 
-class Mem0Side:
-    """mem0 in one set-up, filled (untimed) and ready: the timed tail and the questions come in turns
+def filled_mem0(setup: str, box: Box, scratch: str, tail: int, shared: Path | None = None) -> Mem0Side:
+    """mem0 in one set-up at `scratch`, every message of the box but the tail added (untimed), ready for the turns
     (bench/mem0_compare/child.py)."""
+    os.environ["MEM0_TELEMETRY"] = "False"
+    os.environ["ANONYMIZED_TELEMETRY"] = "False"  # Chroma's
+    os.environ.setdefault("OPENAI_API_KEY", "unused-but-required-by-mem0")
+    try:
+        from mem0 import Memory
+    except ImportError:
+        raise SystemExit("mem0 is not installed: pip install -e '.[bench]'") from None
 
-    def __init__(self, setup: str, box: Box, scratch: str, tail: int, shared: Path | None = None) -> None:
-        os.environ["MEM0_TELEMETRY"] = "False"
-        os.environ["ANONYMIZED_TELEMETRY"] = "False"  # Chroma's
-        os.environ.setdefault("OPENAI_API_KEY", "unused-but-required-by-mem0")
-        try:
-            from mem0 import Memory
-        except ImportError:
-            raise SystemExit("mem0 is not installed: pip install -e '.[bench]'") from None
+    memory = Memory.from_config(
+        {
+            "vector_store": vector_store(setup, scratch),
+            "embedder": {"provider": "openai", "config": {"embedding_dims": 512}},
+            "history_db_path": f"{scratch}/history.db",
+        }
+    )
+    embedder = UseForMem0()
+    memory.embedding_model = embedder
+    messages = [(person.sample_id, turn) for person in box.people for turn in person.turns]
+    split = len(messages) - box.tail(tail)
+    began = time.perf_counter()
+    _fill(memory, embedder, FillVectors(embedder, shared), messages[:split])
+    side = Mem0Side(memory, box, messages, split, time.perf_counter() - began)
+    for n in range(3):  # as for Souvenir: the first searches of a process are not timed
+        side.search(f"what happened last summer? ({n})", box.people[0].sample_id)
+    return side
 
+
+class Mem0Side:
+    """The timed tail a chunk at a time, the questions a round at a time, then the figures."""
+
+    def __init__(self, memory: Any, box: Box, messages: list[tuple[str, Turn]], split: int,
+                 fill_seconds: float) -> None:  # fmt: skip
+        self._memory = memory
         self._box = box
-        self._memory = Memory.from_config(
-            {
-                "vector_store": vector_store(setup, scratch),
-                "embedder": {"provider": "openai", "config": {"embedding_dims": 512}},
-                "history_db_path": f"{scratch}/history.db",
-            }
-        )
-        embedder = UseForMem0()
-        self._memory.embedding_model = embedder
-        self._messages = [(person.sample_id, turn) for person in box.people for turn in person.turns]
-        self._next = len(self._messages) - box.tail(tail)  # the first message of the tail not yet added
-        began = time.perf_counter()
-        _fill(self._memory, embedder, FillVectors(embedder, shared), self._messages[: self._next])
-        self.fill_seconds = time.perf_counter() - began
+        self._messages = messages
+        self._next = split  # the first message of the tail not yet added
+        self.fill_seconds = fill_seconds
         self._ingest_seconds = 0.0
         self._ingested = 0
-        for n in range(3):  # as for Souvenir: the first searches of a process are not timed
-            self._search(f"what happened last summer? ({n})", box.people[0].sample_id)
         self._scores = Scores.empty()
 
-    def _search(self, text: str, person: str) -> list[dict[str, Any]]:
+    def search(self, text: str, person: str) -> list[dict[str, Any]]:
         found = self._memory.search(text, top_k=K, filters={"user_id": person})
         return list(found["results"] if isinstance(found, dict) else found)
 
@@ -238,7 +248,7 @@ class Mem0Side:
         for index in indices:
             asked = self._box.asked[index]
             began = time.perf_counter()
-            results = self._search(asked.text, asked.person)
+            results = self.search(asked.text, asked.person)
             latency = (time.perf_counter() - began) * 1000
             shown = [
                 (str(r.get("memory", "")), ((r.get("metadata") or {}).get("dia_id", ""),), n)

@@ -38,7 +38,7 @@ def _start(system: str, data: Path, people: int, questions: int, tail: int, shar
     command = [sys.executable, "-m", "bench.compare_mem0", "--data", str(data), "--child", system,
                "--people", str(people), "--questions", str(questions), "--tail", str(tail),
                "--fill-vectors", str(shared)]  # fmt: skip
-    return Child(system, people, command, ROOT)
+    return Child.start(system, people, command, ROOT)
 
 
 def _turns(children: list[Child], tail: int, questions: int, asked_a_turn: int = ROUND) -> None:
@@ -90,10 +90,10 @@ def child_main(system: str, data: Path, people: int, questions: int, tail: int, 
 
         asyncio.run(souvenir())
     else:
-        from bench.mem0_compare.mem0_side import Mem0Side
+        from bench.mem0_compare.mem0_side import filled_mem0
 
         with tempfile.TemporaryDirectory(prefix=f"mem0-{system}-") as scratch:
-            asyncio.run(serve(Mem0Side(system, box, scratch, tail, shared)))
+            asyncio.run(serve(filled_mem0(system, box, scratch, tail, shared)))
     return 0
 
 
