@@ -14,13 +14,11 @@ library prints there is ignored), the last answer with its figures.
 
 from __future__ import annotations
 
-import inspect
 import json
 import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Awaitable
 from pathlib import Path
 from typing import IO, Any, Protocol
 
@@ -30,18 +28,14 @@ PREFIX = "@@souvenir-bench "
 class Side(Protocol):
     fill_seconds: float
 
-    def ingest(self, count: int) -> Awaitable[None] | None: ...
-    def ask(self, indices: list[int]) -> Awaitable[None] | None: ...
-    def finish(self) -> Awaitable[dict[str, Any]] | dict[str, Any]: ...
+    async def ingest(self, count: int) -> None: ...
+    async def ask(self, indices: list[int]) -> None: ...
+    async def finish(self) -> dict[str, Any]: ...
 
 
 def _say(message: dict[str, Any]) -> None:
     sys.stdout.write(PREFIX + json.dumps(message) + "\n")
     sys.stdout.flush()
-
-
-async def _done(result: Any) -> Any:
-    return await result if inspect.isawaitable(result) else result
 
 
 async def serve(side: Side) -> None:
@@ -51,13 +45,13 @@ async def serve(side: Side) -> None:
     while line := sys.stdin.readline():
         command = json.loads(line)
         if "ingest" in command:
-            await _done(side.ingest(int(command["ingest"])))
+            await side.ingest(int(command["ingest"]))
             _say({"ok": True})
         elif "ask" in command:
-            await _done(side.ask([int(i) for i in command["ask"]]))
+            await side.ask([int(i) for i in command["ask"]])
             _say({"ok": True})
         elif command.get("finish"):
-            _say(await _done(side.finish()))
+            _say(await side.finish())
             return
         else:
             raise ValueError(f"unknown command {command!r}")

@@ -217,7 +217,8 @@ def filled_mem0(setup: str, box: Box, scratch: str, tail: int, shared: Path | No
 
 
 class Mem0Side:
-    """The timed tail a chunk at a time, the questions a round at a time, then the figures."""
+    """The timed tail a chunk at a time, the questions a round at a time, then the figures. mem0's calls block:
+    the methods are coroutines only to meet the child's one interface, with nothing else on its event loop."""
 
     def __init__(self, memory: Any, box: Box, messages: list[tuple[str, Turn]], split: int,
                  fill_seconds: float) -> None:  # fmt: skip
@@ -234,7 +235,7 @@ class Mem0Side:
         found = self._memory.search(text, top_k=K, filters={"user_id": person})
         return list(found["results"] if isinstance(found, dict) else found)
 
-    def ingest(self, count: int) -> None:
+    async def ingest(self, count: int) -> None:
         """The next `count` messages of the tail, one by one through the unmodified `add`, timed."""
         chunk = self._messages[self._next : self._next + count]
         began = time.perf_counter()
@@ -244,7 +245,7 @@ class Mem0Side:
         self._ingested += len(chunk)
         self._next += len(chunk)
 
-    def ask(self, indices: list[int]) -> None:
+    async def ask(self, indices: list[int]) -> None:
         for index in indices:
             asked = self._box.asked[index]
             began = time.perf_counter()
@@ -256,7 +257,7 @@ class Mem0Side:
             ]
             self._scores.add(asked, shown, latency)
 
-    def finish(self) -> dict[str, Any]:
+    async def finish(self) -> dict[str, Any]:
         rate = self._ingested / self._ingest_seconds if self._ingest_seconds > 0 else 0.0
         return {"figures": self._scores.figures(rate, peak_rss_mb()), "memories": len(self._messages),
                 "questions": len(self._scores.latencies_ms), "ingest_s": self._ingest_seconds,

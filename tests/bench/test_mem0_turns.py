@@ -51,13 +51,13 @@ class _Side:
         self.ingested = 0
         self.asked: list[int] = []
 
-    def ingest(self, count: int) -> None:
+    async def ingest(self, count: int) -> None:
         self.ingested += count
 
     async def ask(self, indices: list[int]) -> None:
         self.asked.extend(indices)
 
-    def finish(self) -> dict[str, Any]:
+    async def finish(self) -> dict[str, Any]:
         return {"ingested": self.ingested, "asked": self.asked}
 
 
