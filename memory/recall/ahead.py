@@ -1,8 +1,8 @@
 """Recall's reading of a memory's words, done as the memory is written rather than when a reply waits for it.
 
 The first time a memory is among a recall's ~250 candidates, its words are analysed: stems and keyword counts
-with what else the ranking reads of it (every candidate), whether it says anything, its tokens and its sentences
-(the few dozen the selection weighs).
+with what else the ranking reads of it (every candidate), whether it says anything, its tokens and its sentences,
+and all the selection reads of it (`memory.recall.shown_facts`, the few dozen it weighs).
 (The date a message gave is already read on writing: it is stored with the episode.) A recall whose candidates
 were all new (a person's first questions after telling a lot) took 10-20 ms instead of ~6, waited for by the
 reply. The embedded index (one process writes, keeps the records and
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from memory.mood.sensitive import touches_pain
 from memory.recall.facts import recall_facts
 from memory.recall.focus import analysed_sentences
-from memory.recall.selection import token_set
+from memory.recall.shown_facts import shown_facts, token_set
 from memory.recall.worth_showing import worth_showing
 from memory.records import MemoryRecord
 from memory.words.text_caches import cache_generation, forget_cached_texts
@@ -38,5 +38,6 @@ def read_ahead(records: Sequence[MemoryRecord]) -> None:
         token_set(shown)
         analysed_sentences(shown)
         touches_pain(shown)
+        shown_facts(record)  # what the selection reads of it, all together
     if cache_generation() != generation:
         forget_cached_texts()  # something was forgotten meanwhile: what was just read may be its words

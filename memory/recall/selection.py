@@ -15,26 +15,17 @@ Ranked candidates are taken best first until the caller's count of excerpts or i
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import date
 
 from bot.engine.model import RecalledMemory
 from memory.mood.sensitive import touches_pain
-from memory.recall.focus import fewest_words, focused
+from memory.recall.focus import focused
 from memory.recall.ranking import DEFAULT_WEIGHTS, Ranked, RecallWeights
-from memory.recall.worth_showing import worth_showing
+from memory.recall.shown_facts import ShownFacts, shown_facts
 from memory.records import MemoryKind, MemoryRecord
-from memory.words.sparse import tokenize
-from memory.words.text_caches import TEXTS_KEPT, text_cache
-from memory.writing.episodes import adjacent_ids, previous_id, said_date, shown_text
-from memory.writing.extraction.candidates import PRECISION
+from memory.writing.episodes import said_date
 
 SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same thing
 NEARLY_SPENT = 16  # words left in the budget below which a candidate's length is checked before anything else
-
-
-@text_cache(maxsize=TEXTS_KEPT)
-def token_set(text: str) -> frozenset[str]:
-    return frozenset(tokenize(text))
 
 
 def _said_before(tokens: frozenset[str], kept: list[tuple[int, frozenset[str]]]) -> bool:
@@ -52,10 +43,6 @@ def _said_before(tokens: frozenset[str], kept: list[tuple[int, frozenset[str]]])
     return False
 
 
-def _sources(record: MemoryRecord) -> set[tuple[str, str]]:
-    return {(record.source.conversation_id, m) for m in record.source.message_ids}
-
-
 @dataclass(slots=True)
 class _Excerpt:
     shown: list[RecalledMemory] = field(default_factory=list)
@@ -66,7 +53,7 @@ class _Excerpt:
         order by which one came before which)."""
         if len(self.shown) == 1:
             return self.shown  # most of them: nothing to order, and each shown memory is made with follows=False
-        previous = {r.memory_id: previous_id(r) for r in self.told}
+        previous = {r.memory_id: _previous(r) for r in self.told}
 
         def earlier_ones(record: MemoryRecord) -> int:
             count, at = 0, previous[record.memory_id]
@@ -76,6 +63,11 @@ class _Excerpt:
 
         pairs = sorted(zip(self.told, self.shown, strict=True), key=lambda p: (p[0].created_at, earlier_ones(p[0])))
         return [m if i == 0 else following(m) for i, (_, m) in enumerate(pairs)]
+
+
+def _previous(record: MemoryRecord) -> str | None:
+    before = shown_facts(record).before
+    return before[-1] if before else None
 
 
 def following(memory: RecalledMemory) -> RecalledMemory:
@@ -99,85 +91,86 @@ class _Selection:
     next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes said near them
     by_message: dict[frozenset[tuple[str, str]], tuple[_Excerpt, int]] = field(default_factory=dict)
 
-    def joins(self, record: MemoryRecord) -> _Excerpt | None:
+    def joins(self, memory_id: str, facts: ShownFacts) -> _Excerpt | None:
         """The excerpt a message said shortly before or after one of its messages joins, if it has room. The
         shown messages' own links are looked up first; a message two after one shown is known by its own
         (an episode keeps the two before it, but only the one right after it)."""
-        excerpt = self.next_to_shown.get(record.memory_id)
+        excerpt = self.next_to_shown.get(memory_id)
         if excerpt is None:
             shown = self.shown_episodes
-            for memory_id in adjacent_ids(record, self.weights.join_apart):
-                if (excerpt := shown.get(memory_id)) is not None:
+            for other_id in facts.adjacent(self.weights.join_apart):
+                if (excerpt := shown.get(other_id)) is not None:
                     break
         return excerpt if excerpt is not None and len(excerpt.shown) < self.weights.excerpt_messages else None
 
-    def fits(self, record: MemoryRecord) -> bool:
+    def fits(self, facts: ShownFacts) -> bool:
         """Whether some of the memory may still fit the budget, or it must be weighed all the same: the first line,
         or a dated event, which may date a message shown whatever its own length. Only checked once the budget is
         nearly spent: before, most candidates fit, and the check cost more than it saved."""
-        if self.words_left >= NEARLY_SPENT or not self.excerpts or record.kind is MemoryKind.TEMPORAL:
+        if self.words_left >= NEARLY_SPENT or not self.excerpts or facts.temporal:
             return True
-        return fewest_words(shown_text(record), self.weights.focus_over) <= self.words_left
+        return facts.fewest_words(self.weights.focus_over) <= self.words_left
 
-    def consider(self, item: Ranked, excerpt: _Excerpt | None = None) -> None:
+    def consider(self, item: Ranked, facts: ShownFacts, excerpt: _Excerpt | None = None) -> None:
         """`excerpt`: the one the memory joins, when already known (`select`, once all excerpts are there)."""
-        record, score = item
-        if not self.fits(record):
+        if not self.fits(facts):
             # Too long whichever sentences the question keeps. Checked first: once the budget is nearly spent,
             # most of the ~170 candidates end here, and focusing each on the question cost more than the rest.
             return
-        episodic = record.kind is MemoryKind.EPISODIC
+        record, score = item
+        episodic, temporal = facts.episodic, facts.temporal
         if excerpt is None and episodic and self.shown_episodes:  # none shown, none to join: the maps fill together
-            excerpt = self.joins(record)
-        if not worth_showing(record):
+            excerpt = self.joins(record.memory_id, facts)
+        if not facts.worth:
             return  # small talk, a question about themself: still searchable, but no line of background
-        whole = shown_text(record)
-        text = focused(whole, self.question_terms, self.weights.focus_over)
-        words = text.split()
-        too_long = len(words) > self.words_left
-        if too_long and self.excerpts and record.kind is not MemoryKind.TEMPORAL:
+        whole = facts.whole
+        over = self.weights.focus_over
+        if facts.words <= over or facts.sentences < 2:  # `focused` would show it whole
+            text, count = whole, facts.words
+        else:
+            text = focused(whole, self.question_terms, over)
+            count = facts.words if text is whole else len(text.split())
+        too_long = count > self.words_left
+        if too_long and self.excerpts and not temporal:
             # A shorter memory further down may still fit. Checked before comparing it with every line shown.
             # (A dated event may still date a message shown, below, whatever its own length.)
             return
-        sources = _sources(record)
-        if record.kind is not MemoryKind.TEMPORAL and sources and sources <= self.kept_sources:
+        sources = facts.sources
+        if not temporal and sources and sources <= self.kept_sources:
             return  # read from a message already shown: its words are already there
-        tokens = token_set(whole)
+        tokens = facts.tokens
         if _said_before(tokens, self.kept_tokens):
             return
-        if record.kind is MemoryKind.TEMPORAL and self._dates_its_message(record):
+        if temporal and self._dates_its_message(facts):
             return  # the message is shown, now with the date it gives: not a second line for one thing
         if too_long:
             if self.excerpts:
                 return  # a shorter memory further down may still fit
-            text = " ".join(words[: self.words_left]) + " …"
+            text = " ".join(text.split()[: self.words_left]) + " …"
         self.kept_sources |= sources
         self.kept_tokens.append((len(tokens), tokens))
-        self.words_left -= min(len(words), self.words_left)
+        self.words_left -= min(count, self.words_left)
         if excerpt is None:
             excerpt = _Excerpt()
             self.excerpts.append(excerpt)
         if episodic:
             if sources and text == whole:  # a message cut short may no longer say what is dated
-                self.by_message[frozenset(sources)] = (excerpt, len(excerpt.shown))
+                self.by_message[sources] = (excerpt, len(excerpt.shown))
             self.shown_episodes[record.memory_id] = excerpt
-            for memory_id in adjacent_ids(record, self.weights.join_apart):
+            for memory_id in facts.adjacent(self.weights.join_apart):
                 self.next_to_shown.setdefault(memory_id, excerpt)
-        excerpt.shown.append(recalled(record, text, score))
+        excerpt.shown.append(_recalled(record, facts, text, score))
         excerpt.told.append(record)
 
-    def _dates_its_message(self, event: MemoryRecord) -> bool:
+    def _dates_its_message(self, event: ShownFacts) -> bool:
         """A dated event read from a message already shown gives that line its date ("My birthday is March 14."
         then says when it comes back) rather than a second line; a message's second event keeps its own line."""
-        place = self.by_message.pop(frozenset(_sources(event)), None)
-        if place is None:
-            return False
-        dated = recalled(event, "", 0.0)
-        if dated.on is None:
+        place = self.by_message.pop(event.sources, None)
+        if place is None or event.on is None:  # (an event gives no date of a message: `said_date`)
             return False
         excerpt, index = place
-        excerpt.shown[index] = replace(excerpt.shown[index], on=dated.on, precision=dated.precision,
-                                       yearly=dated.yearly)  # fmt: skip
+        excerpt.shown[index] = replace(excerpt.shown[index], on=event.on, precision=event.precision,
+                                       yearly=event.yearly)  # fmt: skip
         return True
 
 
@@ -191,44 +184,42 @@ def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: fro
         if selection.words_left <= 0:
             break
         if len(excerpts) < limit:
-            selection.consider(item)
+            selection.consider(item, shown_facts(item[0]))
         # All there: only a message said near one shown may still join (most candidates end here, unweighed).
-        elif (record := item[0]).kind is MemoryKind.EPISODIC and fits(record):
-            if (excerpt := joins(record)) is not None:
-                selection.consider(item, excerpt)
+        elif (record := item[0]).kind is MemoryKind.EPISODIC and fits(facts := shown_facts(record)):
+            if (excerpt := joins(record.memory_id, facts)) is not None:
+                selection.consider(item, facts, excerpt)
     return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
 
 
 def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
     """A record as the prompt shows it, with what it needs to say when it was told and when it happens."""
-    on = None
-    if record.kind is MemoryKind.TEMPORAL and record.local_date:
-        try:
-            on = date.fromisoformat(record.local_date)
-        except ValueError:
-            pass  # stale data: the prompt falls back to event_at
-    precision = record.attributes.get(PRECISION, "day")
-    if (said := said_date(record, text)) is not None:
+    return _recalled(record, shown_facts(record), text, score)
+
+
+def _recalled(record: MemoryRecord, facts: ShownFacts, text: str, score: float) -> RecalledMemory:
+    on, precision = facts.on, facts.precision
+    if facts.may_give_date and (said := said_date(record, text)) is not None:
         on, precision = said  # "next month" as it was then, not as it sounds now
     return RecalledMemory(
         record.memory_id,
-        record.kind.value,
+        facts.kind,
         text,
         round(score, 4),
         record.event_at,
         told_at=record.created_at,
         on=on,
         precision=precision,
-        yearly=record.recurrence == "yearly",
+        yearly=facts.yearly,
         # Marked when extracted; a message (an episode) that speaks of it is just as painful.
-        sensitive=record.attributes.get("sensitive") == "true" or _pained(record, text),
+        sensitive=facts.marked_sensitive or _pained(facts, text),
     )
 
 
-def _pained(record: MemoryRecord, text: str) -> bool:
-    """Whether `text`, shown of `record`, touches pain. What it shows is some of the memory's sentences (focused on
+def _pained(facts: ShownFacts, text: str) -> bool:
+    """Whether `text`, shown of the memory, touches pain. What it shows is some of the memory's sentences (focused on
     the question) or its first words (cut to the budget), and no painful phrase reads across a sentence's end: a
     memory whose words touch none (read ahead as it was written, `memory.recall.ahead`) shows none. (A cut could only
     drop what follows a phrase: "sick of waiting" cut after "sick" stays painless, as the message is.) The shown
     text itself is read only for the others, each question showing different sentences (~65 µs a text)."""
-    return bool(text) and touches_pain(shown_text(record)) and touches_pain(text)
+    return bool(text) and facts.pains and (text is facts.whole or touches_pain(text))

@@ -124,7 +124,7 @@ def neighbour_ids(episode: MemoryRecord) -> list[str]:
 
 
 @per_record()
-def _links(episode: MemoryRecord) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def links(episode: MemoryRecord) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The ids of the episodes said before this one (oldest first) and after it; none for another kind."""
     if episode.kind is not MemoryKind.EPISODIC:
         return (), ()
@@ -133,14 +133,14 @@ def _links(episode: MemoryRecord) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 def previous_id(episode: MemoryRecord) -> str | None:
     """The episode of the person's message just before this one, where known."""
-    before = _links(episode)[0]
+    before = links(episode)[0]
     return before[-1] if before else None
 
 
 def adjacent_ids(episode: MemoryRecord, apart: int = 1) -> tuple[str, ...]:
     """The episodes of the person's messages just before and just after this one, where known; with `apart` 2,
     the one two before too (an episode keeps the ids of the two messages before it and the one after it)."""
-    before, after = _links(episode)
+    before, after = links(episode)
     return before[-apart:] + after[:1]
 
 

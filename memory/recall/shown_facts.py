@@ -1,0 +1,91 @@
+"""What the selection reads of a memory that no question changes, worked out once for each record.
+
+`memory.recall.selection` weighs ~30 candidates a recall and passes over ~90 more, and each of them asked a dozen
+small questions of its record (its words shown, their tokens, its sources, its links, whether it is worth a line,
+whether its words touch pain, the date it gave), each through a cache of its own: ~0.3 ms of a recall's ~0.8 ms of
+selection were those calls. Here they are answered once, when the memory is written (`memory.recall.ahead`) or
+first met, and kept for that record object (`per_record`: erasure empties it with the other text caches).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from memory.mood.sensitive import touches_pain
+from memory.recall.focus import analysed_sentences
+from memory.recall.worth_showing import worth_showing
+from memory.records import MemoryKind, MemoryRecord
+from memory.words.sparse import tokenize
+from memory.words.text_caches import TEXTS_KEPT, per_record, text_cache
+from memory.writing.episodes import SAID_ON, links, shown_text
+from memory.writing.extraction.candidates import PRECISION
+
+
+@text_cache(maxsize=TEXTS_KEPT)
+def token_set(text: str) -> frozenset[str]:
+    return frozenset(tokenize(text))
+
+
+@dataclass(frozen=True, slots=True)
+class ShownFacts:
+    whole: str  # what the person said or what was read of it (`shown_text`)
+    episodic: bool
+    temporal: bool
+    worth: bool  # `memory.recall.worth_showing`
+    words: int  # of `whole`
+    shortest: int  # the words of its shortest sentence
+    sentences: int
+    tokens: frozenset[str]  # `token_set(whole)`
+    sources: frozenset[tuple[str, str]]  # (conversation, message) it was read from
+    before: tuple[str, ...]  # the episodes said before it (oldest first), and after it
+    after: tuple[str, ...]
+    kind: str
+    on: date | None  # a dated event's day
+    precision: str
+    yearly: bool
+    marked_sensitive: bool  # marked when extracted
+    pains: bool  # whether `whole` touches pain
+    may_give_date: bool  # whether `memory.writing.episodes.said_date` can find a date the message gave
+
+    def fewest_words(self, over: int) -> int:
+        """`memory.recall.focus.fewest_words` of `whole`."""
+        return self.words if self.words <= over or self.sentences < 2 else self.shortest
+
+    def adjacent(self, apart: int) -> tuple[str, ...]:
+        """`memory.writing.episodes.adjacent_ids`."""
+        return self.before[-apart:] + self.after[:1]
+
+
+@per_record()
+def shown_facts(record: MemoryRecord) -> ShownFacts:
+    whole = shown_text(record)
+    words, shortest, sentences = analysed_sentences(whole)
+    before, after = links(record)
+    on = None
+    if record.kind is MemoryKind.TEMPORAL and record.local_date:
+        try:
+            on = date.fromisoformat(record.local_date)
+        except ValueError:
+            pass  # stale data: the prompt falls back to event_at
+    return ShownFacts(
+        whole=whole,
+        episodic=record.kind is MemoryKind.EPISODIC,
+        temporal=record.kind is MemoryKind.TEMPORAL,
+        worth=worth_showing(record),
+        words=words,
+        shortest=shortest,
+        sentences=len(sentences),
+        tokens=token_set(whole),
+        sources=frozenset((record.source.conversation_id, m) for m in record.source.message_ids),
+        before=before,
+        after=after,
+        kind=record.kind.value,
+        on=on,
+        precision=record.attributes.get(PRECISION, "day"),
+        yearly=record.recurrence == "yearly",
+        marked_sensitive=record.attributes.get("sensitive") == "true",
+        pains=touches_pain(whole),
+        may_give_date=record.kind is MemoryKind.EPISODIC and bool(record.timezone)
+        and record.attributes.get(SAID_ON) != "",
+    )  # fmt: skip
