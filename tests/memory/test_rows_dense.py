@@ -73,3 +73,24 @@ def test_a_row_holds_its_vector_at_unit_length_in_half_precision() -> None:
     assert held.dtype == np.float16
     assert float(np.linalg.norm(held.astype(np.float64))) == pytest.approx(1.0, abs=1e-3)
     assert not half_precision(np.zeros(DIMENSION)).any()  # an empty text's zero vector stays zero
+
+
+@pytest.mark.parametrize("hidden", [0, 0.02, 0.5])
+def test_a_question_whose_cut_ties_with_no_row_left_out_scans_the_rows_once(
+    hidden: float, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    dense, vectors = _rows(1500, 4)
+    rng = np.random.default_rng(9)
+    allowed = rng.random(1500) >= hidden
+    query = half_precision(rng.standard_normal(DIMENSION)).astype(np.float32)
+    scans: list[int] = []
+    search = dense._search
+
+    def counted(asked: np.ndarray, count: int, skipping: object) -> tuple[np.ndarray, np.ndarray]:
+        scans.append(count)
+        return search(asked, count, skipping)
+
+    monkeypatch.setattr(dense, "_search", counted)
+    rows, _ = dense.best(query, allowed, 150)
+    assert rows.tolist() == _expected(vectors, query, allowed, 150)
+    assert len(scans) == 1

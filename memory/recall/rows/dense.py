@@ -66,8 +66,10 @@ class DenseRows:
         if hidden > SKIPPED_AFTER:
             bits = np.packbits(allowed[:size], bitorder="little")
             skipping = faiss.IDSelectorBitmap(size, faiss.swig_ptr(bits))  # `bits` and it live through the search
-        # Without skipping, enough more rows that the hidden ones, wherever they rank, leave `wanted` of the others.
-        asked_for, most = (wanted + hidden, size) if skipping is None else (wanted, seen)
+        # Without skipping, enough more rows that the hidden ones, wherever they rank, leave `wanted` of the others;
+        # and one more than wanted, whose value tells whether a row left out may tie with the last one kept (asked
+        # for exactly `wanted`, the last found always was that value, and every question searched twice).
+        asked_for, most = (wanted + hidden + 1, size) if skipping is None else (wanted + 1, seen)
         while True:
             rows, values = self._search(asked, min(asked_for, most), skipping)  # best first
             lowest = values[-1]
