@@ -53,7 +53,8 @@ class ShownFacts:
         return self.words if self.words <= over or self.sentences < 2 else self.shortest
 
     def adjacent(self, apart: int) -> tuple[str, ...]:
-        """`memory.writing.episodes.adjacent_ids`."""
+        """The episodes of the person's messages just before and just after this one, where known; with `apart` 2,
+        the one two before too (an episode keeps the ids of the two messages before it and the one after it)."""
         return self.before[-apart:] + self.after[:1]
 
 

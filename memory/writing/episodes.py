@@ -131,19 +131,6 @@ def links(episode: MemoryRecord) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return tuple(_ids(episode, PREVIOUS)), tuple(_ids(episode, NEXT))
 
 
-def previous_id(episode: MemoryRecord) -> str | None:
-    """The episode of the person's message just before this one, where known."""
-    before = links(episode)[0]
-    return before[-1] if before else None
-
-
-def adjacent_ids(episode: MemoryRecord, apart: int = 1) -> tuple[str, ...]:
-    """The episodes of the person's messages just before and just after this one, where known; with `apart` 2,
-    the one two before too (an episode keeps the ids of the two messages before it and the one after it)."""
-    before, after = links(episode)
-    return before[-apart:] + after[:1]
-
-
 def without_neighbour(record: MemoryRecord, forgotten: MemoryRecord) -> MemoryRecord:
     """`record` with the words of the forgotten episode taken out of its indexed text."""
     return without_words(record, forgotten.memory_id, shown_text(forgotten))

@@ -9,7 +9,7 @@ from memory.recall.focus import fewest_words
 from memory.recall.shown_facts import shown_facts, token_set
 from memory.recall.worth_showing import worth_showing
 from memory.records import MemoryKind
-from memory.writing.episodes import NEXT, PREVIOUS, SAID_ON, adjacent_ids, said_date, shown_text
+from memory.writing.episodes import NEXT, PREVIOUS, SAID_ON, said_date, shown_text
 from tests.memory.test_recall_selection import _record
 
 LONG = "We drove to the coast on Saturday with the kids. The weather was awful all day. My sister met us there."
@@ -32,10 +32,10 @@ def test_the_facts_answer_as_the_record_does() -> None:
         assert facts.pains is touches_pain(shown_text(record))
         for over in (5, 12, 40):
             assert facts.fewest_words(over) == fewest_words(shown_text(record), over)
-        for apart in (1, 2):
-            assert facts.adjacent(apart) == adjacent_ids(record, apart)
         assert facts.sources == {(record.source.conversation_id, m) for m in record.source.message_ids}
-    assert shown_facts(linked).adjacent(2) == ("a", "b", "c")
+    assert shown_facts(linked).adjacent(2) == ("a", "b", "c")  # the two said before it, the one after
+    assert shown_facts(linked).adjacent(1) == ("b", "c")
+    assert shown_facts(said[4]).adjacent(2) == ()  # a fact has no messages around it
     assert [shown_facts(r).worth for r in said] == [False, True, True, True, True]
     assert shown_facts(said[2]).pains and not shown_facts(said[1]).pains
 
