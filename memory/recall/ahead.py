@@ -17,14 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memory.mood.sensitive import touches_pain
 from memory.recall.facts import recall_facts
-from memory.recall.focus import analysed_sentences
-from memory.recall.shown_facts import shown_facts, token_set
-from memory.recall.worth_showing import worth_showing
+from memory.recall.shown_facts import shown_facts
 from memory.records import MemoryRecord
 from memory.words.text_caches import cache_generation, forget_cached_texts
-from memory.writing.episodes import shown_text
 
 
 def read_ahead(records: Sequence[MemoryRecord]) -> None:
@@ -32,12 +28,7 @@ def read_ahead(records: Sequence[MemoryRecord]) -> None:
     recall will meet (the index's kept records): what is read per record is kept for that object."""
     generation = cache_generation()
     for record in records:
-        shown = shown_text(record)
         recall_facts(record)  # its keyword counts and own words with it
-        worth_showing(record)
-        token_set(shown)
-        analysed_sentences(shown)
-        touches_pain(shown)
-        shown_facts(record)  # what the selection reads of it, all together
+        shown_facts(record)  # what the selection reads of it: worth, tokens, sentences, pain, links, date
     if cache_generation() != generation:
         forget_cached_texts()  # something was forgotten meanwhile: what was just read may be its words

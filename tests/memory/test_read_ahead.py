@@ -14,6 +14,7 @@ from bot.engine.model import RecallQuery
 from memory.qdrant.edge import EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.recall.ahead import read_ahead
+from memory.recall.shown_facts import ShownFacts
 from memory.records import MemoryKind, MemoryRecord
 from memory.service import LongTermMemoryService
 from memory.words.text_caches import cached_texts, forget_cached_texts
@@ -87,13 +88,13 @@ async def test_the_index_hands_over_the_very_records_its_searches_give_back(tmp_
 
 def test_an_erasure_while_reading_leaves_no_words_behind(monkeypatch: pytest.MonkeyPatch) -> None:
     forget_cached_texts()
-    token_set = ahead.token_set
+    shown_facts = ahead.shown_facts
 
-    def erased_meanwhile(text: str) -> frozenset[str]:
+    def erased_meanwhile(record: MemoryRecord) -> ShownFacts:
         forget_cached_texts()  # as forget_user does, from the event loop, while the worker thread reads
-        return token_set(text)
+        return shown_facts(record)
 
-    monkeypatch.setattr(ahead, "token_set", erased_meanwhile)
+    monkeypatch.setattr(ahead, "shown_facts", erased_meanwhile)
     read_ahead([memory(text) for text in LIFE])
     assert cached_texts() == 0
 
