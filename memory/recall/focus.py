@@ -21,7 +21,7 @@ _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 class Analysed(NamedTuple):
     words: int
     shortest: int  # the words of its shortest sentence
-    sentences: tuple[tuple[str, frozenset[str]], ...]  # each with its stems
+    sentences: tuple[tuple[str, frozenset[str], int], ...]  # each with its stems and its words (`Sentences`)
 
 
 @text_cache(maxsize=TEXTS_KEPT)
@@ -29,8 +29,8 @@ def analysed_sentences(text: str) -> Analysed:
     """A text's word count, and its sentences each with its stems. Cached: a recall weighs ~170 candidates, and
     the same messages come back for many questions; stemming every sentence of each was a third of selecting."""
     sentences = _SENTENCE_END.split(text)
-    return Analysed(len(text.split()), min(len(sentence.split()) for sentence in sentences),
-                    tuple((sentence, frozenset(stems(sentence))) for sentence in sentences))  # fmt: skip
+    analysed = tuple((sentence, frozenset(stems(sentence)), len(sentence.split())) for sentence in sentences)
+    return Analysed(len(text.split()), min(words for _, _, words in analysed), analysed)
 
 
 def fewest_words(text: str, over: int = FOCUS_OVER) -> int:
@@ -47,13 +47,27 @@ def focused(text: str, question_terms: frozenset[str], over: int = FOCUS_OVER) -
     count, _, analysed = analysed_sentences(text)
     if count <= over or len(analysed) < 2:
         return text
-    keep = [not question_terms.isdisjoint(terms) for _, terms in analysed]
+    found = cut(analysed, question_terms)
+    return text if found is None else found[0]
+
+
+Sentences = tuple[tuple[str, frozenset[str], int], ...]  # each with its stems and its words
+
+
+def cut(sentences: Sentences, question_terms: frozenset[str]) -> tuple[str, int] | None:
+    """The sentences (`Analysed.sentences`) that share a stem with the question, "…" where some were left out, and
+    the words that shows ("…" counted as one, as `str.split` would); None when all or none of them do (the text is
+    shown whole)."""
+    keep = [not question_terms.isdisjoint(terms) for _, terms, _ in sentences]
     if not any(keep) or all(keep):
-        return text
+        return None
     out: list[str] = []
-    for (sentence, _), kept in zip(analysed, keep, strict=True):
+    words = 0
+    for (sentence, _, count), kept in zip(sentences, keep, strict=True):
         if kept:
             out.append(sentence)
+            words += count
         elif not out or out[-1] != "…":
             out.append("…")
-    return " ".join(out)
+            words += 1
+    return " ".join(out), words

@@ -14,11 +14,13 @@ Ranked candidates are taken best first until the caller's count of excerpts or i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+import itertools
+import math
+from dataclasses import dataclass, field
 
 from bot.engine.model import RecalledMemory
 from memory.mood.sensitive import touches_pain
-from memory.recall.focus import focused
+from memory.recall.focus import cut
 from memory.recall.ranking import DEFAULT_WEIGHTS, Ranked, RecallWeights
 from memory.recall.shown_facts import ShownFacts, shown_facts
 from memory.records import MemoryKind, MemoryRecord
@@ -28,54 +30,56 @@ SIMILAR_TEXT = 0.85  # token Jaccard at or above which two memories say the same
 NEARLY_SPENT = 16  # words left in the budget below which a candidate's length is checked before anything else
 
 
-def _said_before(tokens: frozenset[str], kept: list[tuple[int, frozenset[str]]]) -> bool:
-    """Whether `tokens` says what one of `kept` (each with its size) says: a token Jaccard of `SIMILAR_TEXT` or
-    more. Two sets of sizes a <= b share at most a words, so below a / b >= SIMILAR_TEXT they are not counted."""
+def _said_before(tokens: frozenset[str], kept: dict[int, list[frozenset[str]]]) -> bool:
+    """Whether `tokens` says what one of `kept` (by their size) says: a token Jaccard of `SIMILAR_TEXT` or more.
+    Two sets of sizes a <= b share at most a words, so only the sizes within a / b >= SIMILAR_TEXT are looked at."""
     size = len(tokens)
     if not size:
         return False
-    low, high = size * SIMILAR_TEXT - 1e-9, size / SIMILAR_TEXT + 1e-9
-    for other_size, other in kept:
-        if low <= other_size <= high:
+    for other_size in range(math.ceil(size * SIMILAR_TEXT - 1e-9), math.floor(size / SIMILAR_TEXT + 1e-9) + 1):
+        for other in kept.get(other_size, ()):
             shared = len(tokens & other)
             if shared / (size + other_size - shared) >= SIMILAR_TEXT:  # |a ∪ b| counted, not built
                 return True
     return False
 
 
+class _Line:
+    """A memory shown: what of it, and the dated event read from it that gives it its date, if any."""
+
+    __slots__ = ("dated_by", "facts", "record", "score", "text")
+
+    def __init__(self, record: MemoryRecord, facts: ShownFacts, text: str, score: float) -> None:
+        self.record, self.facts, self.text, self.score = record, facts, text, score
+        self.dated_by: ShownFacts | None = None
+
+
 @dataclass(slots=True)
 class _Excerpt:
-    shown: list[RecalledMemory] = field(default_factory=list)
-    told: list[MemoryRecord] = field(default_factory=list)  # each shown memory's record, in the same order
+    # Kept as they were chosen, and made into what the prompt shows at the end, once their order is known: each but
+    # the first then says it follows the one before it, and none is made twice.
+    lines: list[_Line] = field(default_factory=list)
 
     def in_order(self) -> list[RecalledMemory]:
         """As they were said, the first one starting the excerpt (messages sent in the same second are put in
         order by which one came before which)."""
-        if len(self.shown) == 1:
-            return self.shown  # most of them: nothing to order, and each shown memory is made with follows=False
-        previous = {r.memory_id: _previous(r) for r in self.told}
+        lines = self.lines
+        if len(lines) > 1:
+            previous = {line.record.memory_id: _previous(line.facts) for line in lines}
 
-        def earlier_ones(record: MemoryRecord) -> int:
-            count, at = 0, previous[record.memory_id]
-            while at in previous and count < len(previous):
-                count, at = count + 1, previous[at]
-            return count
+            def earlier_ones(record: MemoryRecord) -> int:
+                count, at = 0, previous[record.memory_id]
+                while at in previous and count < len(previous):
+                    count, at = count + 1, previous[at]
+                return count
 
-        pairs = sorted(zip(self.told, self.shown, strict=True), key=lambda p: (p[0].created_at, earlier_ones(p[0])))
-        return [m if i == 0 else following(m) for i, (_, m) in enumerate(pairs)]
-
-
-def _previous(record: MemoryRecord) -> str | None:
-    before = shown_facts(record).before
-    return before[-1] if before else None
+            lines = sorted(lines, key=lambda line: (line.record.created_at, earlier_ones(line.record)))
+        return [_recalled(line.record, line.facts, line.text, line.score, i > 0, line.dated_by)
+                for i, line in enumerate(lines)]  # fmt: skip
 
 
-def following(memory: RecalledMemory) -> RecalledMemory:
-    """`memory`, said shortly after the one before it. Built field by field: `dataclasses.replace` reads the class's
-    fields on every call, ~4x the cost, and an excerpt's every message but the first is made so."""
-    m = memory
-    return RecalledMemory(m.memory_id, m.kind, m.text, m.score, m.event_at, told_at=m.told_at, on=m.on,
-                          precision=m.precision, yearly=m.yearly, sensitive=m.sensitive, follows=True)  # fmt: skip
+def _previous(facts: ShownFacts) -> str | None:
+    return facts.before[-1] if facts.before else None
 
 
 @dataclass(slots=True)
@@ -85,11 +89,11 @@ class _Selection:
     question_terms: frozenset[str] = frozenset()
     weights: RecallWeights = DEFAULT_WEIGHTS
     excerpts: list[_Excerpt] = field(default_factory=list)
-    kept_tokens: list[tuple[int, frozenset[str]]] = field(default_factory=list)  # each with its size
+    kept_tokens: dict[int, list[frozenset[str]]] = field(default_factory=dict)  # by their size
     kept_sources: set[tuple[str, str]] = field(default_factory=set)
     shown_episodes: dict[str, _Excerpt] = field(default_factory=dict)
     next_to_shown: dict[str, _Excerpt] = field(default_factory=dict)  # the episodes said near them
-    by_message: dict[frozenset[tuple[str, str]], tuple[_Excerpt, int]] = field(default_factory=dict)
+    by_message: dict[frozenset[tuple[str, str]], _Line] = field(default_factory=dict)
 
     def joins(self, memory_id: str, facts: ShownFacts) -> _Excerpt | None:
         """The excerpt a message said shortly before or after one of its messages joins, if it has room. The
@@ -101,7 +105,7 @@ class _Selection:
             for other_id in facts.adjacent(self.weights.join_apart):
                 if (excerpt := shown.get(other_id)) is not None:
                     break
-        return excerpt if excerpt is not None and len(excerpt.shown) < self.weights.excerpt_messages else None
+        return excerpt if excerpt is not None and len(excerpt.lines) < self.weights.excerpt_messages else None
 
     def fits(self, facts: ShownFacts) -> bool:
         """Whether some of the memory may still fit the budget, or it must be weighed all the same: the first line,
@@ -125,11 +129,10 @@ class _Selection:
             return  # small talk, a question about themself: still searchable, but no line of background
         whole = facts.whole
         over = self.weights.focus_over
-        if facts.words <= over or facts.sentences < 2:  # `focused` would show it whole
-            text, count = whole, facts.words
+        if facts.words <= over or facts.sentences < 2 or (found := cut(facts.parts, self.question_terms)) is None:
+            text, count = whole, facts.words  # as `focused` shows it
         else:
-            text = focused(whole, self.question_terms, over)
-            count = facts.words if text is whole else len(text.split())
+            text, count = found
         too_long = count > self.words_left
         if too_long and self.excerpts and not temporal:
             # A shorter memory further down may still fit. Checked before comparing it with every line shown.
@@ -148,29 +151,27 @@ class _Selection:
                 return  # a shorter memory further down may still fit
             text = " ".join(text.split()[: self.words_left]) + " …"
         self.kept_sources |= sources
-        self.kept_tokens.append((len(tokens), tokens))
+        self.kept_tokens.setdefault(len(tokens), []).append(tokens)
         self.words_left -= min(count, self.words_left)
         if excerpt is None:
             excerpt = _Excerpt()
             self.excerpts.append(excerpt)
+        line = _Line(record, facts, text, score)
         if episodic:
             if sources and text == whole:  # a message cut short may no longer say what is dated
-                self.by_message[sources] = (excerpt, len(excerpt.shown))
+                self.by_message[sources] = line
             self.shown_episodes[record.memory_id] = excerpt
             for memory_id in facts.adjacent(self.weights.join_apart):
                 self.next_to_shown.setdefault(memory_id, excerpt)
-        excerpt.shown.append(_recalled(record, facts, text, score))
-        excerpt.told.append(record)
+        excerpt.lines.append(line)
 
     def _dates_its_message(self, event: ShownFacts) -> bool:
         """A dated event read from a message already shown gives that line its date ("My birthday is March 14."
         then says when it comes back) rather than a second line; a message's second event keeps its own line."""
-        place = self.by_message.pop(event.sources, None)
-        if place is None or event.on is None:  # (an event gives no date of a message: `said_date`)
+        line = self.by_message.pop(event.sources, None)
+        if line is None or event.on is None:  # (an event gives no date of a message: `said_date`)
             return False
-        excerpt, index = place
-        excerpt.shown[index] = replace(excerpt.shown[index], on=event.on, precision=event.precision,
-                                       yearly=event.yearly)  # fmt: skip
+        line.dated_by = event
         return True
 
 
@@ -179,17 +180,40 @@ def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: fro
     """Best first, near-duplicates dropped, at most `limit` excerpts and `max_words` words. Each excerpt's
     messages come in the order they were said (`RecalledMemory.follows`); excerpts come best first."""
     selection = _Selection(limit, max_words, question_terms, weights)
-    excerpts, joins, fits = selection.excerpts, selection.joins, selection.fits
-    for item in ranked:
+    excerpts, consider = selection.excerpts, selection.consider
+    candidates = iter(ranked)
+    for item in candidates:
+        if selection.words_left <= 0:
+            return _shown(excerpts)
+        if len(excerpts) >= limit:
+            break
+        consider(item, shown_facts(item[0]))
+    else:
+        return _shown(excerpts)
+    # All there: only a message said near one shown may still join (most candidates end here, unweighed). The
+    # joining of `_Selection.joins`, written out: ~100 candidates pass here, and its calls were half of selecting.
+    near, shown, apart = selection.next_to_shown, selection.shown_episodes, weights.join_apart
+    most, fits = weights.excerpt_messages, selection.fits
+    for candidate in itertools.chain((item,), candidates):
         if selection.words_left <= 0:
             break
-        if len(excerpts) < limit:
-            selection.consider(item, shown_facts(item[0]))
-        # All there: only a message said near one shown may still join (most candidates end here, unweighed).
-        elif (record := item[0]).kind is MemoryKind.EPISODIC and fits(facts := shown_facts(record)):
-            if (excerpt := joins(record.memory_id, facts)) is not None:
-                selection.consider(item, facts, excerpt)
-    return [memory for excerpt in selection.excerpts for memory in excerpt.in_order()]
+        if (record := candidate[0]).kind is not MemoryKind.EPISODIC:
+            continue
+        facts = shown_facts(record)
+        excerpt = near.get(record.memory_id)
+        if excerpt is None:
+            for other_id in facts.adjacent(apart):
+                if (excerpt := shown.get(other_id)) is not None:
+                    break
+            else:
+                continue
+        if len(excerpt.lines) < most and fits(facts):
+            consider(candidate, facts, excerpt)
+    return _shown(excerpts)
+
+
+def _shown(excerpts: list[_Excerpt]) -> list[RecalledMemory]:
+    return [memory for excerpt in excerpts for memory in excerpt.in_order()]
 
 
 def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
@@ -197,10 +221,18 @@ def recalled(record: MemoryRecord, text: str, score: float) -> RecalledMemory:
     return _recalled(record, shown_facts(record), text, score)
 
 
-def _recalled(record: MemoryRecord, facts: ShownFacts, text: str, score: float) -> RecalledMemory:
-    on, precision = facts.on, facts.precision
-    if facts.may_give_date and (said := said_date(record, text)) is not None:
-        on, precision = said  # "next month" as it was then, not as it sounds now
+def _recalled(record: MemoryRecord, facts: ShownFacts, text: str, score: float, follows: bool = False,
+              dated_by: ShownFacts | None = None) -> RecalledMemory:  # fmt: skip
+    """`dated_by`: a dated event read from the message, which gives it its date."""
+    if dated_by is not None:
+        on, precision, yearly = dated_by.on, dated_by.precision, dated_by.yearly
+    else:
+        on, precision, yearly = facts.on, facts.precision, facts.yearly
+        if facts.may_give_date:
+            # "next month" as it was then, not as it sounds now; the whole message's date is read once (`ShownFacts`)
+            said = facts.said if text == facts.whole else said_date(record, text)
+            if said is not None:
+                on, precision = said
     return RecalledMemory(
         record.memory_id,
         facts.kind,
@@ -210,9 +242,10 @@ def _recalled(record: MemoryRecord, facts: ShownFacts, text: str, score: float) 
         told_at=record.created_at,
         on=on,
         precision=precision,
-        yearly=facts.yearly,
+        yearly=yearly,
         # Marked when extracted; a message (an episode) that speaks of it is just as painful.
         sensitive=facts.marked_sensitive or _pained(facts, text),
+        follows=follows,
     )
 
 

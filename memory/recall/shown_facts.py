@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import date
 
 from memory.mood.sensitive import touches_pain
-from memory.recall.focus import analysed_sentences
+from memory.recall.focus import Sentences, analysed_sentences
 from memory.recall.worth_showing import worth_showing
 from memory.records import MemoryKind, MemoryRecord
 from memory.words.sparse import tokenize
 from memory.words.text_caches import TEXTS_KEPT, per_record, text_cache
-from memory.writing.episodes import SAID_ON, links, shown_text
+from memory.writing.episodes import SAID_ON, links, said_date, shown_text
 from memory.writing.extraction.candidates import PRECISION
 
 
@@ -36,6 +36,7 @@ class ShownFacts:
     words: int  # of `whole`
     shortest: int  # the words of its shortest sentence
     sentences: int
+    parts: Sentences  # its sentences, each with its stems and words
     tokens: frozenset[str]  # `token_set(whole)`
     sources: frozenset[tuple[str, str]]  # (conversation, message) it was read from
     before: tuple[str, ...]  # the episodes said before it (oldest first), and after it
@@ -47,6 +48,7 @@ class ShownFacts:
     marked_sensitive: bool  # marked when extracted
     pains: bool  # whether `whole` touches pain
     may_give_date: bool  # whether `memory.writing.episodes.said_date` can find a date the message gave
+    said: tuple[date, str] | None  # the day and precision of the date the whole message gave (`said_date`)
 
     def fewest_words(self, over: int) -> int:
         """`memory.recall.focus.fewest_words` of `whole`."""
@@ -63,6 +65,8 @@ def shown_facts(record: MemoryRecord) -> ShownFacts:
     whole = shown_text(record)
     words, shortest, sentences = analysed_sentences(whole)
     before, after = links(record)
+    episodic = record.kind is MemoryKind.EPISODIC
+    may_give_date = episodic and bool(record.timezone) and record.attributes.get(SAID_ON) != ""
     on = None
     if record.kind is MemoryKind.TEMPORAL and record.local_date:
         try:
@@ -71,12 +75,13 @@ def shown_facts(record: MemoryRecord) -> ShownFacts:
             pass  # stale data: the prompt falls back to event_at
     return ShownFacts(
         whole=whole,
-        episodic=record.kind is MemoryKind.EPISODIC,
+        episodic=episodic,
         temporal=record.kind is MemoryKind.TEMPORAL,
         worth=worth_showing(record),
         words=words,
         shortest=shortest,
         sentences=len(sentences),
+        parts=sentences,
         tokens=token_set(whole),
         sources=frozenset((record.source.conversation_id, m) for m in record.source.message_ids),
         before=before,
@@ -87,6 +92,6 @@ def shown_facts(record: MemoryRecord) -> ShownFacts:
         yearly=record.recurrence == "yearly",
         marked_sensitive=record.attributes.get("sensitive") == "true",
         pains=touches_pain(whole),
-        may_give_date=record.kind is MemoryKind.EPISODIC and bool(record.timezone)
-        and record.attributes.get(SAID_ON) != "",
-    )  # fmt: skip
+        may_give_date=may_give_date,
+        said=said_date(record) if may_give_date else None,
+    )

@@ -3,7 +3,7 @@ sentences shares a word with it, is shown whole."""
 
 from __future__ import annotations
 
-from memory.recall.focus import fewest_words, focused
+from memory.recall.focus import analysed_sentences, cut, fewest_words, focused
 from memory.recall.lexical import stems
 
 DAY_OUT = (
@@ -72,3 +72,17 @@ def test_no_question_shows_fewer_words_of_a_message_than_its_fewest() -> None:
     assert fewest_words(short) == len(short.split())  # short enough to be shown whole
     assert fewest_words(DAY_OUT) == len("Now I need to buy a bed and some toys for him.".split())
     assert fewest_words(DAY_OUT, over=100) == len(DAY_OUT.split())
+
+
+def test_the_words_a_cut_shows_are_counted_as_the_budget_counts_them() -> None:
+    # Selection spends its word budget by this count, not by splitting what it shows: "…" counts as a word.
+    ending = "It poured. We stayed in.  The kids played cards all afternoon long at the table. Fun! "
+    asked = {DAY_OUT: ["What is the name of the puppy you adopted?", "Did the kids like the lake?", "What toys?"],
+             ending: ["What did the kids play?", "Was it fun?"]}  # fmt: skip
+    for text, questions in asked.items():
+        for question in questions:
+            found = cut(analysed_sentences(text).sentences, _terms(question))
+            assert found is not None
+            shown, words = found
+            assert shown == focused(text, _terms(question)) and words == len(shown.split())
+    assert cut(analysed_sentences(DAY_OUT).sentences, _terms("Any new pets lately?")) is None  # shown whole

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import uuid
-from dataclasses import fields, replace
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -14,7 +14,6 @@ from bot.engine.model import (
     ChatTurn,
     Exchange,
     IncomingMessage,
-    RecalledMemory,
     RecallQuery,
     Reply,
     excerpts,
@@ -24,7 +23,7 @@ from bot.engine.prompt.system import PromptContext, build_system_prompt
 from bot.persona_file import load_persona
 from memory.recall.lexical import stems
 from memory.recall.ranking import RecallWeights
-from memory.recall.selection import following, select
+from memory.recall.selection import select
 from memory.records import MemoryKind, MemoryRecord, MemorySource
 from memory.service import LongTermMemoryService
 from memory.writing.episodes import NEXT, PREVIOUS, SAID, SAID_ON, said_date
@@ -48,15 +47,13 @@ def _shown(*records: MemoryRecord) -> list[str]:
     return [m.text for m in select([(r, 1.0) for r in records], 10, 300)]
 
 
-def test_a_message_said_after_another_keeps_everything_else_it_says() -> None:
-    # Every field set to something other than its default: a field `following` forgets comes back as its default.
-    told = datetime(2026, 3, 1, 9, tzinfo=UTC)
-    values = {"memory_id": "m1", "kind": "temporal", "text": "Her name is Miso.", "score": 1.5, "event_at": told,
-              "told_at": told, "on": date(2026, 3, 14), "precision": "month", "yearly": True,
-              "sensitive": True}  # fmt: skip
-    assert {f.name for f in fields(RecalledMemory)} == {*values, "follows"}
-    memory = RecalledMemory(**values)  # type: ignore[arg-type]
-    assert following(memory) == replace(memory, follows=True)
+def test_a_message_said_after_another_keeps_everything_it_would_say_alone() -> None:
+    kitten, loss = _said_in_a_row("We adopted a kitten last week.", "My grandmother passed away yesterday.")
+    alone = select([(loss, 1.2345678)], 1, 300)[0]
+    assert alone.sensitive and alone.on is not None and alone.score == 1.2346 and not alone.follows
+    joined = select([(kitten, 2.0), (loss, 1.2345678)], 1, 300)
+    assert [m.text for m in joined] == ["We adopted a kitten last week.", "My grandmother passed away yesterday."]
+    assert joined[1] == replace(alone, follows=True)  # painful, dated, scored as alone: only `follows` differs
 
 
 def test_small_talk_questions_about_themself_and_orders_take_no_line() -> None:

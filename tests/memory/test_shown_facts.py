@@ -43,8 +43,10 @@ def test_the_facts_answer_as_the_record_does() -> None:
 def test_a_message_that_gave_no_date_is_not_read_for_one_again() -> None:
     record = _record("We adopted a kitten last week.")
     assert shown_facts(record).may_give_date and said_date(record) is not None
+    assert shown_facts(record).said == said_date(record)  # read once, with the record's other facts
     told_none = replace(record, attributes={**record.attributes, SAID_ON: ""})
     assert not shown_facts(told_none).may_give_date and said_date(told_none) is None
+    assert shown_facts(told_none).said is None
 
 
 def test_a_record_rewritten_is_read_again() -> None:
