@@ -191,7 +191,7 @@ def select(ranked: list[Ranked], limit: int, max_words: int, question_terms: fro
     else:
         return _shown(excerpts)
     # All there: only a message said near one shown may still join (most candidates end here, unweighed). The
-    # joining of `_Selection.joins`, written out: ~100 candidates pass here, and its calls were half of selecting.
+    # joining of `_Selection.joins`, written out: ~100 candidates a recall pass here, each through three calls before.
     near, shown, apart = selection.next_to_shown, selection.shown_episodes, weights.join_apart
     most, fits = weights.excerpt_messages, selection.fits
     for candidate in itertools.chain((item,), candidates):
