@@ -18,10 +18,13 @@ FOCUS_OVER = 12  # words: a message this long or shorter is shown whole
 _SENTENCE_END = re.compile(r"(?<=[.!?…])\s+")
 
 
+Sentences = tuple[tuple[str, frozenset[str], int], ...]  # each with its stems and its words
+
+
 class Analysed(NamedTuple):
     words: int
     shortest: int  # the words of its shortest sentence
-    sentences: tuple[tuple[str, frozenset[str], int], ...]  # each with its stems and its words (`Sentences`)
+    sentences: Sentences
 
 
 @text_cache(maxsize=TEXTS_KEPT)
@@ -49,9 +52,6 @@ def focused(text: str, question_terms: frozenset[str], over: int = FOCUS_OVER) -
         return text
     found = cut(analysed, question_terms)
     return text if found is None else found[0]
-
-
-Sentences = tuple[tuple[str, frozenset[str], int], ...]  # each with its stems and its words
 
 
 def cut(sentences: Sentences, question_terms: frozenset[str]) -> tuple[str, int] | None:
