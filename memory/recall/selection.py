@@ -129,7 +129,7 @@ class _Selection:
             return  # small talk, a question about themself: still searchable, but no line of background
         whole = facts.whole
         over = self.weights.focus_over
-        if facts.words <= over or facts.sentences < 2 or (found := cut(facts.parts, self.question_terms)) is None:
+        if facts.words <= over or len(facts.parts) < 2 or (found := cut(facts.parts, self.question_terms)) is None:
             text, count = whole, facts.words  # as `focused` shows it
         else:
             text, count = found

@@ -35,7 +35,6 @@ class ShownFacts:
     worth: bool  # `memory.recall.worth_showing`
     words: int  # of `whole`
     shortest: int  # the words of its shortest sentence
-    sentences: int
     parts: Sentences  # its sentences, each with its stems and words
     tokens: frozenset[str]  # `token_set(whole)`
     sources: frozenset[tuple[str, str]]  # (conversation, message) it was read from
@@ -52,7 +51,7 @@ class ShownFacts:
 
     def fewest_words(self, over: int) -> int:
         """`memory.recall.focus.fewest_words` of `whole`."""
-        return self.words if self.words <= over or self.sentences < 2 else self.shortest
+        return self.words if self.words <= over or len(self.parts) < 2 else self.shortest
 
     def adjacent(self, apart: int) -> tuple[str, ...]:
         """The episodes of the person's messages just before and just after this one, where known; with `apart` 2,
@@ -80,7 +79,6 @@ def shown_facts(record: MemoryRecord) -> ShownFacts:
         worth=worth_showing(record),
         words=words,
         shortest=shortest,
-        sentences=len(sentences),
         parts=sentences,
         tokens=token_set(whole),
         sources=frozenset((record.source.conversation_id, m) for m in record.source.message_ids),
