@@ -26,6 +26,18 @@ class Analysed(NamedTuple):
     shortest: int  # the words of its shortest sentence
     sentences: Sentences
 
+    def fewest_words(self, over: int = FOCUS_OVER) -> int:
+        """The fewest words `focused` can show of the text, whatever the question: those of its shortest sentence
+        when it may be cut down. Once the budget is nearly spent, most candidates are known too long by this alone."""
+        return self.words if self.words <= over or len(self.sentences) < 2 else self.shortest
+
+    def focused(self, question_terms: frozenset[str], over: int = FOCUS_OVER) -> tuple[str, int] | None:
+        """What `focused` shows of the text when it is cut down, with its words (`cut`); None when it is shown
+        whole: `over` words or fewer, one sentence, or all or none of its sentences bear on the question."""
+        if self.words <= over or len(self.sentences) < 2:
+            return None
+        return cut(self.sentences, question_terms)
+
 
 @text_cache(maxsize=TEXTS_KEPT)
 def analysed_sentences(text: str) -> Analysed:
@@ -37,20 +49,15 @@ def analysed_sentences(text: str) -> Analysed:
 
 
 def fewest_words(text: str, over: int = FOCUS_OVER) -> int:
-    """The fewest words `focused` can show of `text`, whatever the question: those of its shortest sentence when
-    it may be cut down. Once the budget is nearly spent, most candidates are known too long by this alone."""
-    words, shortest, sentences = analysed_sentences(text)
-    return words if words <= over or len(sentences) < 2 else shortest
+    """`Analysed.fewest_words` of `text`."""
+    return analysed_sentences(text).fewest_words(over)
 
 
 def focused(text: str, question_terms: frozenset[str], over: int = FOCUS_OVER) -> str:
     """`text`, or only its sentences that share a stem with the question when it is longer than `over` words."""
     if not question_terms:
         return text
-    count, _, analysed = analysed_sentences(text)
-    if count <= over or len(analysed) < 2:
-        return text
-    found = cut(analysed, question_terms)
+    found = analysed_sentences(text).focused(question_terms, over)
     return text if found is None else found[0]
 
 

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 
 from bot.engine.model import RecalledMemory
 from memory.mood.sensitive import touches_pain
-from memory.recall.focus import cut
 from memory.recall.ranking import DEFAULT_WEIGHTS, Ranked, RecallWeights
 from memory.recall.shown_facts import ShownFacts, shown_facts
 from memory.records import MemoryKind, MemoryRecord
@@ -128,11 +127,9 @@ class _Selection:
         if not facts.worth:
             return  # small talk, a question about themself: still searchable, but no line of background
         whole = facts.whole
-        over = self.weights.focus_over
-        if facts.words <= over or len(facts.parts) < 2 or (found := cut(facts.parts, self.question_terms)) is None:
-            text, count = whole, facts.words  # as `focused` shows it
-        else:
-            text, count = found
+        analysed = facts.analysed
+        found = analysed.focused(self.question_terms, self.weights.focus_over)
+        text, count = (whole, analysed.words) if found is None else found
         too_long = count > self.words_left
         if too_long and self.excerpts and not temporal:
             # A shorter memory further down may still fit. Checked before comparing it with every line shown.

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from memory.mood.sensitive import touches_pain
-from memory.recall.focus import Sentences, analysed_sentences
+from memory.recall.focus import Analysed, analysed_sentences
 from memory.recall.worth_showing import worth_showing
 from memory.records import MemoryKind, MemoryRecord
 from memory.words.sparse import tokenize
@@ -33,9 +33,7 @@ class ShownFacts:
     episodic: bool
     temporal: bool
     worth: bool  # `memory.recall.worth_showing`
-    words: int  # of `whole`
-    shortest: int  # the words of its shortest sentence
-    parts: Sentences  # its sentences, each with its stems and words
+    analysed: Analysed  # `whole`'s words, and its sentences with their stems and words
     tokens: frozenset[str]  # `token_set(whole)`
     sources: frozenset[tuple[str, str]]  # (conversation, message) it was read from
     before: tuple[str, ...]  # the episodes said before it (oldest first), and after it
@@ -51,7 +49,7 @@ class ShownFacts:
 
     def fewest_words(self, over: int) -> int:
         """`memory.recall.focus.fewest_words` of `whole`."""
-        return self.words if self.words <= over or len(self.parts) < 2 else self.shortest
+        return self.analysed.fewest_words(over)
 
     def adjacent(self, apart: int) -> tuple[str, ...]:
         """The episodes of the person's messages just before and just after this one, where known; with `apart` 2,
@@ -62,7 +60,6 @@ class ShownFacts:
 @per_record()
 def shown_facts(record: MemoryRecord) -> ShownFacts:
     whole = shown_text(record)
-    words, shortest, sentences = analysed_sentences(whole)
     before, after = links(record)
     episodic = record.kind is MemoryKind.EPISODIC
     may_give_date = episodic and bool(record.timezone) and record.attributes.get(SAID_ON) != ""
@@ -77,9 +74,7 @@ def shown_facts(record: MemoryRecord) -> ShownFacts:
         episodic=episodic,
         temporal=record.kind is MemoryKind.TEMPORAL,
         worth=worth_showing(record),
-        words=words,
-        shortest=shortest,
-        parts=sentences,
+        analysed=analysed_sentences(whole),
         tokens=token_set(whole),
         sources=frozenset((record.source.conversation_id, m) for m in record.source.message_ids),
         before=before,

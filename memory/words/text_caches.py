@@ -93,7 +93,8 @@ TEXTS_KEPT = 131_072
 
 
 def per_record(maxsize: int = RECORDS_KEPT) -> Callable[[Callable[[R], T]], Callable[[R], T]]:
-    """Memoise what is read from a memory record (its words' stems, its links), for that very record object.
+    """Memoise what is read from a memory record (its words' stems, what the selection reads of it), for that
+    very record object.
 
     A recall weighs ~170 candidates, and the embedded index keeps the records it read
     (memory/qdrant/record_cache.py): the same objects come back recall after recall. An entry is kept by memory

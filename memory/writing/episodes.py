@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 from bot.engine.model import ChatTurn, Exchange
 from bot.engine.when.dates import FoundDate
 from memory.records import MemoryKind, MemoryRecord, MemorySource
-from memory.words.text_caches import per_record, text_cache
+from memory.words.text_caches import text_cache
 from memory.writing.extraction.dated import dates_in, describe_date
 
 SAID = "said"  # attributes key: the message as written, shown in /memories and in recall
@@ -123,9 +123,9 @@ def neighbour_ids(episode: MemoryRecord) -> list[str]:
     return [*_ids(episode, PREVIOUS), *_ids(episode, NEXT)]
 
 
-@per_record()
 def links(episode: MemoryRecord) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The ids of the episodes said before this one (oldest first) and after it; none for another kind."""
+    """The ids of the episodes said before this one (oldest first) and after it; none for another kind. Read once
+    a record, with the rest the selection reads of it (`memory.recall.shown_facts`)."""
     if episode.kind is not MemoryKind.EPISODIC:
         return (), ()
     return tuple(_ids(episode, PREVIOUS)), tuple(_ids(episode, NEXT))
