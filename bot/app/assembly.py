@@ -12,7 +12,7 @@ from bot.app.conversation import (
     EngineParts,
     audio_endpoint,
     build_engine,
-    loaded_cities,
+    loading_cities,
     open_llm,
     open_pictures,
     start_background_work,
@@ -65,7 +65,7 @@ async def _open_core_parts(
     readiness.watch("qdrant", lambda: memory.list_memories("healthz:probe", 0, 1))
     schedule = _schedule(base, memory, planner)
     pictures = await open_pictures(stack, base, companion)
-    parts = EngineParts(companion, llm, memory, planner, sensitive, await loaded_cities(), pictures)
+    parts = EngineParts(companion, llm, memory, planner, sensitive, loading_cities(), pictures)
     engine = await build_engine(base, parts)
     late_replies = await start_background_work(stack, base, engine)
     audio = await stack.enter_async_context(open_audio(audio_endpoint(settings)))  # None: voice is off
