@@ -60,10 +60,15 @@ class GeonamesCities:
         return (await asyncio.shield(self._started())).named(name)
 
     def _started(self) -> asyncio.Future[_Index]:
-        if self._loading is None or (self._loading.done() and self._loading.exception() is not None):
+        if self._loading is None or (self._loading.done() and _failed(self._loading)):
             self._loading = asyncio.ensure_future(asyncio.to_thread(_index))
             self._loading.add_done_callback(_said_if_failed)
         return self._loading
+
+
+def _failed(loading: asyncio.Future[_Index]) -> bool:
+    """Whether a finished reading gave no index: it failed, or was cancelled (begun at start, nobody awaits it)."""
+    return loading.cancelled() or loading.exception() is not None
 
 
 def _said_if_failed(loading: asyncio.Future[_Index]) -> None:
