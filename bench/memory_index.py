@@ -165,10 +165,10 @@ async def measure_recall(index: QdrantMemoryIndex, users: int, queries: int, mod
     rng = random.Random(7)
     at = T0 + timedelta(days=3650)
     latencies = []
-    for _ in range(queries):
-        query = IndexQuery(
-            user_key=f"telegram:{rng.randrange(users)}", text=rng.choice(QUERIES), at=at, limit=20, mode=mode
-        )
+    for n in range(queries):
+        # A numbered variant: each question new to the index's cache of recent query vectors, so it is embedded.
+        text = f"{rng.choice(QUERIES)} ({mode} {n})"
+        query = IndexQuery(user_key=f"telegram:{rng.randrange(users)}", text=text, at=at, limit=20, mode=mode)
         began = time.perf_counter()
         await index.search(query)
         latencies.append((time.perf_counter() - began) * 1000)
