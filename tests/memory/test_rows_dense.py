@@ -94,3 +94,32 @@ def test_a_question_whose_cut_ties_with_no_row_left_out_scans_the_rows_once(
     rows, _ = dense.best(query, allowed, 150)
     assert rows.tolist() == _expected(vectors, query, allowed, 150)
     assert len(scans) == 1
+
+
+def test_a_few_equal_rows_at_the_cut_are_settled_in_one_scan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same words said a few times give equal cosines: a run of them across the cut is found within the spare
+    rows asked for, ties in row order, without the whole search being made again."""
+    rng = np.random.default_rng(12)
+    query = half_precision(rng.standard_normal(DIMENSION))
+    close = [half_precision(query + 0.05 * rng.standard_normal(DIMENSION)) for _ in range(150)]
+    said_again = half_precision(query + 0.15 * rng.standard_normal(DIMENSION))
+    far = [half_precision(-query + 0.1 * rng.standard_normal(DIMENSION)) for _ in range(300)]
+    vectors = [*close[:100], said_again, *far[:150], said_again, *close[100:], said_again, *far[150:], said_again]
+    dense = DenseRows(DIMENSION)
+    dense.add(vectors)
+    table = np.array(vectors, dtype=np.float32)
+    cosines = table @ query.astype(np.float32)
+    assert sum(cosines > cosines[100]) == 150 and sum(cosines == cosines[100]) == 4  # the run sits at the cut
+    scans: list[int] = []
+    search = dense._search
+
+    def counted(asked: np.ndarray, count: int, skipping: object) -> tuple[np.ndarray, np.ndarray]:
+        scans.append(count)
+        return search(asked, count, skipping)
+
+    monkeypatch.setattr(dense, "_search", counted)
+    allowed = np.ones(len(vectors), dtype=np.bool_)
+    rows, _ = dense.best(query.astype(np.float32), allowed, 152)
+    assert rows.tolist() == _expected(table, query.astype(np.float32), allowed, 152)
+    assert rows.tolist()[-2:] == [100, 251]  # the first two of the four equal rows, in the order written
+    assert len(scans) == 1

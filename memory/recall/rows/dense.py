@@ -28,6 +28,9 @@ Cosines = npt.NDArray[np.float32]
 # Beyond this many rows a question may not see, faiss is asked to skip them itself (a bitmap checked row by row,
 # ~2x the scan) rather than for that many more rows, dropped afterwards.
 SKIPPED_AFTER = 256
+# Rows asked for beyond those wanted: enough that a run of equal cosines at the cut (the same words said a few
+# times) ends within them, rather than the whole search being made again at twice the count.
+SPARE = 16
 
 
 def half_precision(vector: Sequence[float]) -> npt.NDArray[np.float16]:
@@ -67,9 +70,9 @@ class DenseRows:
             bits = np.packbits(allowed[:size], bitorder="little")
             skipping = faiss.IDSelectorBitmap(size, faiss.swig_ptr(bits))  # `bits` and it live through the search
         # Without skipping, enough more rows that the hidden ones, wherever they rank, leave `wanted` of the others;
-        # and one more than wanted, whose value tells whether a row left out may tie with the last one kept (asked
-        # for exactly `wanted`, the last found always was that value, and every question searched twice).
-        asked_for, most = (wanted + hidden + 1, size) if skipping is None else (wanted + 1, seen)
+        # and a few more than wanted, whose lowest value tells whether a row left out may tie with the last one kept
+        # (asked for exactly `wanted`, the last found always was that value, and every question searched twice).
+        asked_for, most = (wanted + hidden + SPARE, size) if skipping is None else (wanted + SPARE, seen)
         while True:
             rows, values = self._search(asked, min(asked_for, most), skipping)  # best first
             lowest = values[-1]
