@@ -26,6 +26,19 @@ def _expected(vectors: np.ndarray, query: np.ndarray, allowed: np.ndarray, wante
     return [int(r) for r in seen[np.lexsort((seen, -cosines[seen]))][:wanted]]
 
 
+def _counted_scans(dense: DenseRows, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The count asked of each scan `dense` makes from now on."""
+    scans: list[int] = []
+    search = dense._search
+
+    def counted(asked: np.ndarray, count: int, skipping: object) -> tuple[np.ndarray, np.ndarray]:
+        scans.append(count)
+        return search(asked, count, skipping)
+
+    monkeypatch.setattr(dense, "_search", counted)
+    return scans
+
+
 @pytest.mark.parametrize("hidden", [0, 0.02, 0.5, 0.97])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_the_best_rows_it_may_see_come_back_as_a_full_product_ranks_them(hidden: float, seed: int) -> None:
@@ -83,14 +96,7 @@ def test_a_question_whose_cut_ties_with_no_row_left_out_scans_the_rows_once(
     rng = np.random.default_rng(9)
     allowed = rng.random(1500) >= hidden
     query = half_precision(rng.standard_normal(DIMENSION)).astype(np.float32)
-    scans: list[int] = []
-    search = dense._search
-
-    def counted(asked: np.ndarray, count: int, skipping: object) -> tuple[np.ndarray, np.ndarray]:
-        scans.append(count)
-        return search(asked, count, skipping)
-
-    monkeypatch.setattr(dense, "_search", counted)
+    scans = _counted_scans(dense, monkeypatch)
     rows, _ = dense.best(query, allowed, 150)
     assert rows.tolist() == _expected(vectors, query, allowed, 150)
     assert len(scans) == 1
@@ -110,14 +116,7 @@ def test_a_few_equal_rows_at_the_cut_are_settled_in_one_scan(monkeypatch: pytest
     table = np.array(vectors, dtype=np.float32)
     cosines = table @ query.astype(np.float32)
     assert sum(cosines > cosines[100]) == 150 and sum(cosines == cosines[100]) == 4  # the run sits at the cut
-    scans: list[int] = []
-    search = dense._search
-
-    def counted(asked: np.ndarray, count: int, skipping: object) -> tuple[np.ndarray, np.ndarray]:
-        scans.append(count)
-        return search(asked, count, skipping)
-
-    monkeypatch.setattr(dense, "_search", counted)
+    scans = _counted_scans(dense, monkeypatch)
     allowed = np.ones(len(vectors), dtype=np.bool_)
     rows, _ = dense.best(query.astype(np.float32), allowed, 152)
     assert rows.tolist() == _expected(table, query.astype(np.float32), allowed, 152)
