@@ -3,7 +3,9 @@
 qdrant-edge's API is synchronous, and its calls go through `asyncio.to_thread`, but for the recall's two
 rankings: a search holds the interpreter's lock from start to end (a thread counting beside it gets as little done
 as beside Python code), so the event loop waits for it just the same in a worker thread, and the hand-over to one
-costs ~0.15 ms of each recall. Writes are serialised by the index above.
+costs ~0.15 ms of each recall. For the same reason, a person's points with their vectors (what recall's rows are
+built from) are read on the loop, a page at a time, the loop's turn given back between pages. Writes are
+serialised by the index above.
 """
 
 from __future__ import annotations
@@ -97,7 +99,7 @@ def _hits(points: Sequence[Any]) -> list[Hit]:
 # A point id's text by the id's 128 bits: `p.id` is a uuid.UUID built for each point of a result (~2 µs), and
 # hashing it or making it a str costs as much again, in Python; its `.int` and a dict lookup cost ~0.1 µs.
 _ID_TEXTS: WordCache[int, str] = WordCache(lambda bits: str(uuid.UUID(int=bits)), maxsize=65536)
-_VECTOR_PAGE = 1000  # points read with their vectors at a time
+VECTOR_PAGE = 16  # points read with their vectors at a time: ~1 ms of the event loop (`with_vectors`)
 _NO_PAYLOAD: dict[str, Any] = {}  # shared by the rankings' hits, which are never given one
 
 
@@ -269,18 +271,20 @@ class EdgeDriver:
         return await asyncio.to_thread(self._scroll, request)
 
     async def with_vectors(self, where: Where) -> list[tuple[Hit, list[float], SparseTerms]]:
-        def read() -> list[tuple[Hit, list[float], SparseTerms]]:
-            out: list[tuple[Hit, list[float], SparseTerms]] = []
-            after = None
-            while True:
-                request = qe.ScrollRequest(limit=_VECTOR_PAGE, offset=after, filter=_filter(where), with_payload=True,
-                                           with_vector=[DENSE, SPARSE])  # fmt: skip
-                records, after = self._shard.scroll(request)
-                out += [(Hit(str(r.id), 0.0, dict(r.payload or {})), *_vectors(r.vector)) for r in records]
-                if after is None:
-                    return out
-
-        return await asyncio.to_thread(read)
+        # A page at a time on the event loop, its turn given back between pages: the shard holds the interpreter's
+        # lock for a whole read (above), and making its points Python objects holds it too, so in a worker thread
+        # one person's ~700 points with their vectors (~35 ms) held the loop just the same, and every recall
+        # meanwhile waited (memory/recall/rows/keeper.py `_built`).
+        out: list[tuple[Hit, list[float], SparseTerms]] = []
+        after = None
+        while True:
+            request = qe.ScrollRequest(limit=VECTOR_PAGE, offset=after, filter=_filter(where), with_payload=True,
+                                       with_vector=[DENSE, SPARSE])  # fmt: skip
+            records, after = self._shard.scroll(request)
+            out += [(Hit(str(r.id), 0.0, dict(r.payload or {})), *_vectors(r.vector)) for r in records]
+            if after is None:
+                return out
+            await asyncio.sleep(0)
 
     async def points(self, user_key: str, ids: Sequence[str]) -> list[Hit]:
         wanted: list[qe.PointId] = list(ids)

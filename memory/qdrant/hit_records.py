@@ -12,18 +12,18 @@ from memory.qdrant.payload import USER_KEY, payload_to_record
 from memory.qdrant.sealed_payload import open_payload
 from memory.records import MemoryRecord
 
-_ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
+ON_LOOP = 32  # payloads converted on the event loop at most (~10 µs each); more go to a worker thread
 
 
 async def records_of(hits: list[Hit], cipher: TextCipher) -> list[MemoryRecord]:
     """The hits' records; with encryption, one whose person's data key is gone (erased while it was being
     written) is left out, like a record removed meanwhile."""
     if not cipher.enabled:
-        if len(hits) <= _ON_LOOP:
+        if len(hits) <= ON_LOOP:
             return [payload_to_record(h.point_id, h.payload) for h in hits]
         return await asyncio.to_thread(lambda: [payload_to_record(h.point_id, h.payload) for h in hits])
     openers = {u: await cipher.opener(u) for u in {str(h.payload.get(USER_KEY, "")) for h in hits}}
-    if len(hits) <= _ON_LOOP:
+    if len(hits) <= ON_LOOP:
         return _opened_records(hits, openers)
     return await asyncio.to_thread(_opened_records, hits, openers)
 

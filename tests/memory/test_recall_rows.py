@@ -10,17 +10,19 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.engine.model import RecallQuery
 from memory.privacy.crypto import PersonCipher
 from memory.qdrant.driver import Hit, Where
-from memory.qdrant.edge import EdgeDriver
+from memory.qdrant.edge import VECTOR_PAGE, EdgeDriver
 from memory.qdrant.index import QdrantMemoryIndex
 from memory.recall.ahead import read_ahead
 from memory.recall.lexical import stem
-from memory.recall.rows.keeper import RecallRows
+from memory.recall.rows.keeper import BUILT_A_TURN, RecallRows
+from memory.recall.rows.person_rows import PersonRows, Written
 from memory.recall.rows.ranking import keyword_scores
 from memory.records import MemoryKind, MemoryRecord
 from memory.service import LongTermMemoryService
@@ -56,6 +58,7 @@ class _Memory:
     by_rows: LongTermMemoryService
     by_index: LongTermMemoryService
     clock: FakeClock
+    driver: EdgeDriver
 
 
 async def _open(path: Path, clock: FakeClock, rows_kept: int = 150_000) -> _Memory:
@@ -64,7 +67,7 @@ async def _open(path: Path, clock: FakeClock, rows_kept: int = 150_000) -> _Memo
     rows = RecallRows(embedder.dimension, rows_kept=rows_kept)
     index = QdrantMemoryIndex(driver, embedder, clock, cached_records=10_000, read_ahead=read_ahead, rows=rows)
     return _Memory(index, rows, LongTermMemoryService(index, recall_rows=index.recall_rows),
-                   LongTermMemoryService(index), clock)  # fmt: skip
+                   LongTermMemoryService(index), clock, driver)  # fmt: skip
 
 
 @pytest.fixture
@@ -232,7 +235,7 @@ async def test_with_encryption_rows_find_by_keyword_as_the_index_does(tmp_path: 
     index = QdrantMemoryIndex(driver, embedder, FakeClock(T0 + timedelta(days=30)), cached_records=10_000,
                               cipher=cipher, read_ahead=read_ahead, rows=rows)  # fmt: skip
     sealed = _Memory(index, rows, LongTermMemoryService(index, recall_rows=index.recall_rows),
-                     LongTermMemoryService(index), index._clock)  # type: ignore[arg-type]  # fmt: skip
+                     LongTermMemoryService(index), index._clock, driver)  # type: ignore[arg-type]  # fmt: skip
     try:
         # A rare word among many memories: only the keyword ranking (keyed ids under encryption) brings it in.
         kestrel = memory("Kestrel is the name I gave my bicycle.", minutes=1)
@@ -261,3 +264,39 @@ async def test_once_the_rows_are_full_a_person_is_built_when_they_ask_again(tmp_
         assert await opened.index.recall_rows(BOB, wait=True) is not None
     finally:
         await opened.index.close()
+
+
+async def test_a_build_gives_the_event_loop_back_every_few_rows(kept: _Memory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A recall that comes while someone's rows are built waits for a few rows, not for the whole person: between
+    two turns of another task, at most one slice of rows is written, and the points are read a page at a time."""
+    await kept.index.add(_life(ALICE, 120, seed=18))
+    assert await kept.index.recall_rows(ALICE, wait=True) is not None
+    kept.rows.dropped(ALICE)  # as when a memory is forgotten: built again on the next recall
+    events: list[str] = []
+    write = PersonRows.write
+
+    def counted_write(rows: PersonRows, written: list[Written]) -> None:
+        events.extend("row" for _ in written)
+        write(rows, written)
+
+    class CountedShard:
+        def __init__(self, shard: Any) -> None:
+            self._shard = shard
+
+        def scroll(self, request: Any) -> Any:
+            found = self._shard.scroll(request)
+            events.extend("point" for _ in found[0])
+            return found
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self._shard, name)
+
+    monkeypatch.setattr(PersonRows, "write", counted_write)
+    monkeypatch.setattr(kept.driver, "_shard", CountedShard(kept.driver._shard))
+    building = asyncio.create_task(kept.index.recall_rows(ALICE, wait=True))
+    while not building.done():
+        events.append("turn")
+        await asyncio.sleep(0)
+    assert building.result() is not None and events.count("row") >= 120
+    runs = [len(list(run)) for what, run in itertools.groupby(events) if what != "turn"]
+    assert max(runs) <= max(BUILT_A_TURN, VECTOR_PAGE), runs

@@ -174,6 +174,11 @@ class PersonRows:
 
     # ---- writing ----
 
+    def reserve(self, count: int) -> None:
+        """Room for `count` more rows, made at once (a build writes its rows a slice at a time)."""
+        if self.size + count > self.capacity:
+            self._allocate(self.size + count)
+
     def write(self, written: Sequence[Written]) -> None:
         """Each memory as a new row (the row of an earlier version of it dies). CPU only."""
         needed = self.size + len(written)
