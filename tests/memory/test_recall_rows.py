@@ -300,3 +300,23 @@ async def test_a_build_gives_the_event_loop_back_every_few_rows(kept: _Memory, m
     assert building.result() is not None and events.count("row") >= 120
     runs = [len(list(run)) for what, run in itertools.groupby(events) if what != "turn"]
     assert max(runs) <= max(BUILT_A_TURN, VECTOR_PAGE), runs
+
+
+async def test_once_someone_was_let_go_a_person_asking_once_is_not_built(tmp_path: Path) -> None:
+    """Letting someone go leaves the rows just under the limit: the next person asking once must not be built (and
+    let the next go in turn, a build for nearly every question), only one who asks again."""
+    opened = await _open(tmp_path / "qdrant", FakeClock(T0 + timedelta(days=30)), rows_kept=50)
+    people = [f"telegram:{2001 + n}" for n in range(6)]
+    try:
+        for n, user in enumerate(people[:5]):
+            await opened.index.add(_life(user, 12, seed=30 + n))
+            assert await opened.index.recall_rows(user, wait=True) is not None
+        assert opened.rows.kept == 48 and not opened.rows.holds(people[0])  # the fifth let the first go
+        await opened.index.add(_life(people[5], 12, seed=40))
+        assert await opened.index.recall_rows(people[5]) is None  # one question: the index, and no build
+        await asyncio.sleep(0.1)
+        assert not opened.rows.holds(people[5]) and people[5] not in opened.rows._builds
+        assert await opened.index.recall_rows(people[5]) is None  # the second starts the build
+        assert await opened.index.recall_rows(people[5], wait=True) is not None
+    finally:
+        await opened.index.close()
